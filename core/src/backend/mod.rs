@@ -1,0 +1,104 @@
+//! JSON backends: interchangeable tokenisers behind one sealed trait.
+//!
+//! A backend only tokenises: it reads the message into the shallow tape, or
+//! says it could not. It never decides a verdict. When it declines, the
+//! core's own scanner ([`Reference`]) decides, so every backend reports the
+//! same reason and offset for the same bad input, and a backend that refuses
+//! valid JSON (simd-json and `1e400`) still yields the same envelope.
+
+use crate::limits::Limits;
+use crate::tape::Tape;
+
+#[cfg(feature = "serde_json")]
+mod serde_json;
+#[cfg(feature = "simd-json")]
+mod simd_json;
+
+#[cfg(feature = "serde_json")]
+pub use self::serde_json::SerdeJson;
+#[cfg(feature = "simd-json")]
+pub use self::simd_json::SimdJson;
+
+/// The backend declined the message; the core's scanner will judge it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Declined;
+
+pub(crate) mod sealed {
+    use super::{Declined, Limits, Tape};
+
+    pub trait Sealed {
+        /// Fills `tape` from `text` (valid UTF-8, not empty, at most
+        /// `limits.max_size` bytes), or declines. Must never accept a
+        /// message the core's scanner rejects.
+        fn tokenise(&mut self, text: &str, limits: &Limits, tape: &mut Tape) -> Result<(), Declined>;
+    }
+}
+
+/// A JSON tokeniser the [`Parser`](crate::Parser) can run on. Sealed: the
+/// backends are [`SerdeJson`], [`SimdJson`] and [`Reference`].
+pub trait Backend: sealed::Sealed + Default {
+    /// `serde`, `simd` or `reference`.
+    const NAME: &'static str;
+}
+
+/// The core's own scanner as a backend: no dependencies, the authority the
+/// other backends fall back to, and the oracle for differential fuzzing.
+#[derive(Debug, Default)]
+pub struct Reference {
+    stack: alloc::vec::Vec<crate::scan::Frame>,
+}
+
+impl Reference {
+    /// Scans `text`, naming the first fault if it is not valid JSON.
+    pub(crate) fn tokenise_exact(&mut self, text: &str, limits: &Limits, tape: &mut Tape) -> Result<(), crate::error::Fault> {
+        crate::scan::scan(text, limits, tape, &mut self.stack)
+    }
+}
+
+impl sealed::Sealed for Reference {
+    fn tokenise(&mut self, text: &str, limits: &Limits, tape: &mut Tape) -> Result<(), Declined> {
+        self.tokenise_exact(text, limits, tape).map_err(|_| Declined)
+    }
+}
+
+impl Backend for Reference {
+    const NAME: &'static str = "reference";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sealed::Sealed;
+    use super::*;
+
+    /// Valid messages each backend reads itself (without declining).
+    const READABLE: &[&str] = &[
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+        r#" { "jsonrpc" : "2.0" , "id" : "a\u0041" , "method" : "x" , "params" : { "a" : [ 1 , { "b" : null } ] } } "#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"hi\n"}],"n":-0.5e-3}}"#,
+        r#"[{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no","data":[true,false]}},{"a":{"b":{"c":{}}}},[],"s",1]"#,
+        r#"{"\u006a\u0073onrpc":"2.0","e\"sc":{"x\\":[[[[]]]]},"id":[],"k":"\ud83d\ude00"}"#,
+        "[]",
+        "{}",
+        "\"top\"",
+        "  12  ",
+        "true",
+    ];
+
+    fn tape_of(backend: &mut impl Sealed, text: &str) -> Result<Tape, Declined> {
+        let mut tape = Tape::default();
+        backend.tokenise(text, &Limits::new(), &mut tape).map(|()| tape)
+    }
+
+    #[test]
+    fn every_backend_builds_the_reference_tape() {
+        for text in READABLE {
+            let reference = tape_of(&mut Reference::default(), text);
+            assert!(reference.is_ok(), "reference declined {text}");
+            let reference = reference.map(|t| t.nodes().to_vec());
+            #[cfg(feature = "serde_json")]
+            assert_eq!(tape_of(&mut SerdeJson::default(), text).map(|t| t.nodes().to_vec()), reference, "serde: {text}");
+            #[cfg(feature = "simd-json")]
+            assert_eq!(tape_of(&mut SimdJson::default(), text).map(|t| t.nodes().to_vec()), reference, "simd: {text}");
+        }
+    }
+}

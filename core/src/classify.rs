@@ -1,0 +1,337 @@
+//! The envelope rules: which members make which kind of message, and what
+//! each member may hold under each revision. No backend in sight: this reads
+//! only the shallow tape and the message text.
+//!
+//! When a message breaks several rules, the one reported is the first in
+//! this order: a repeated member name, no envelope member at all, `jsonrpc`,
+//! members of two kinds, then the kind's own members (`id` before `method`
+//! before `params`; `id` before `result`; `id` before `error`).
+
+use alloc::borrow::Cow;
+use alloc::vec::Vec;
+use core::cmp::Ordering;
+
+use crate::envelope::{Envelope, ErrorObject, ErrorResponse, Id, Message, Notification, RawJson, Request, ResultResponse};
+use crate::error::{Error, Fault, Reason};
+use crate::number;
+use crate::revision::Revision;
+use crate::string::JsonStr;
+use crate::tape::{Node, NodeKind, Tape};
+
+/// Objects with more members than this find repeated names by sorting
+/// (O(n log n)) instead of comparing every pair.
+const PAIRWISE_MEMBERS: usize = 8;
+
+/// A member: indices of its name node and value node.
+#[derive(Clone, Copy, Debug)]
+struct Member {
+    name: usize,
+    value: usize,
+}
+
+/// The envelope members of one object (first occurrence of each).
+#[derive(Default, Debug)]
+struct Members {
+    jsonrpc: Option<Member>,
+    id: Option<Member>,
+    method: Option<Member>,
+    params: Option<Member>,
+    result: Option<Member>,
+    error: Option<Member>,
+}
+
+pub(crate) struct Classifier<'a, 't> {
+    text: &'a str,
+    tape: &'t Tape,
+    revision: Revision,
+    /// Scratch for sorting member names, kept by the parser.
+    names: &'t mut Vec<usize>,
+}
+
+impl<'a, 't> Classifier<'a, 't> {
+    pub(crate) fn new(text: &'a str, tape: &'t Tape, revision: Revision, names: &'t mut Vec<usize>) -> Self {
+        Classifier { text, tape, revision, names }
+    }
+
+    /// The envelope of a message whose tape is complete and valid.
+    pub(crate) fn envelope(&mut self) -> Result<Envelope<'a>, Error<'a>> {
+        let Some(top) = self.tape.get(0).copied() else {
+            return Err(Error::new(Fault::new(Reason::Empty, 0), None));
+        };
+        match top.kind {
+            NodeKind::Object => self.message(0).map(Envelope::Single),
+            NodeKind::Array if !self.revision.allows_batches() => {
+                Err(Error::new(Fault::new(Reason::BatchNotAllowed, top.start), None))
+            }
+            NodeKind::Array => {
+                let tape = self.tape;
+                let items: Vec<_> = tape.children(0).map(|item| self.message(item)).collect();
+                if items.is_empty() {
+                    return Err(Error::new(Fault::new(Reason::EmptyBatch, top.start), None));
+                }
+                Ok(Envelope::Batch(items))
+            }
+            _ => Err(Error::new(Fault::new(Reason::NotAnObject, top.start), None)),
+        }
+    }
+
+    fn node(&self, index: usize) -> Node {
+        // Indices come from the tape itself; a miss would be a bug, and
+        // reads as an empty null rather than a panic.
+        self.tape.get(index).copied().unwrap_or(Node {
+            kind: NodeKind::Null,
+            start: 0,
+            end: 0,
+            next: index + 1,
+            expanded: false,
+        })
+    }
+
+    fn raw(&self, index: usize) -> &'a str {
+        let node = self.node(index);
+        self.text.get(node.start..node.end).unwrap_or_default()
+    }
+
+    fn name(&self, index: usize) -> JsonStr<'a> {
+        JsonStr::new(self.raw(index))
+    }
+
+    /// The members of the expanded object at `object`, as (name, value).
+    fn members(&self, object: usize) -> impl Iterator<Item = Member> + use<'_, 'a, 't> {
+        let mut children = self.tape.children(object);
+        core::iter::from_fn(move || Some(Member { name: children.next()?, value: children.next()? }))
+    }
+
+    fn message(&mut self, object: usize) -> Result<Message<'a>, Error<'a>> {
+        let start = self.node(object).start;
+        if self.node(object).kind != NodeKind::Object {
+            return Err(Error::new(Fault::new(Reason::NotAnObject, start), None));
+        }
+        let mut m = Members::default();
+        for member in self.members(object) {
+            let name = self.name(member.name);
+            let slot = if name.eq_str("jsonrpc") {
+                &mut m.jsonrpc
+            } else if name.eq_str("id") {
+                &mut m.id
+            } else if name.eq_str("method") {
+                &mut m.method
+            } else if name.eq_str("params") {
+                &mut m.params
+            } else if name.eq_str("result") {
+                &mut m.result
+            } else if name.eq_str("error") {
+                &mut m.error
+            } else {
+                continue;
+            };
+            slot.get_or_insert(member);
+        }
+
+        // The id to answer with if anything else is wrong.
+        let duplicate = self.first_repeated_name(object);
+        let id_repeated = duplicate.is_some_and(|name| self.name(name).eq_str("id"));
+        let recovered = match m.id {
+            Some(id) if !id_repeated => self.id(id.value).ok().flatten(),
+            _ => None,
+        };
+        let fail = |reason: Reason, at: usize| Error::new(Fault::new(reason, at), recovered.clone());
+
+        if let Some(name) = duplicate {
+            let id = if id_repeated { None } else { recovered.clone() };
+            return Err(Error::new(Fault::new(Reason::DuplicateMember, self.node(name).start), id));
+        }
+        if m.jsonrpc.is_none() && m.id.is_none() && m.method.is_none() && m.result.is_none() && m.error.is_none() {
+            return Err(fail(Reason::BarePayload, start));
+        }
+        match m.jsonrpc {
+            None => return Err(fail(Reason::MissingJsonrpc, start)),
+            Some(v) if !self.is_string(v.value, "2.0") => return Err(fail(Reason::InvalidJsonrpc, self.node(v.value).start)),
+            Some(_) => {}
+        }
+        if let Some(second) = second_by_position([m.method, m.result, m.error]) {
+            return Err(fail(Reason::ConflictingMembers, self.node(second.name).start));
+        }
+
+        if let Some(method) = m.method {
+            let id = match m.id {
+                Some(id) => match self.id(id.value) {
+                    Ok(Some(value)) => Some(value),
+                    Ok(None) if self.revision.allows_null_request_id() => Some(Id::Null),
+                    Ok(None) => return Err(fail(Reason::NullId, self.node(id.value).start)),
+                    Err(at) => return Err(fail(Reason::InvalidId, at)),
+                },
+                None => None,
+            };
+            let method = match self.string(method.value) {
+                Some(name) => name,
+                None => return Err(fail(Reason::InvalidMethod, self.node(method.value).start)),
+            };
+            let params = match m.params {
+                Some(p) => Some(self.params(p.value).map_err(|fault| fail(fault.reason, fault.offset))?),
+                None => None,
+            };
+            return Ok(match id {
+                Some(id) => Message::Request(Request { id, method, params }),
+                None => Message::Notification(Notification { method, params }),
+            });
+        }
+
+        if let Some(result) = m.result {
+            let id = match m.id {
+                None => return Err(fail(Reason::MissingId, start)),
+                Some(id) => match self.id(id.value) {
+                    Ok(Some(value)) => value,
+                    Ok(None) if self.revision.allows_null_request_id() => Id::Null,
+                    Ok(None) => return Err(fail(Reason::NullId, self.node(id.value).start)),
+                    Err(at) => return Err(fail(Reason::InvalidId, at)),
+                },
+            };
+            let (result, result_type) = self.result(result.value).map_err(|fault| fail(fault.reason, fault.offset))?;
+            return Ok(Message::Result(ResultResponse { id, result, result_type }));
+        }
+
+        if let Some(error) = m.error {
+            let id = match m.id {
+                None if self.revision.allows_error_without_id() => None,
+                None => return Err(fail(Reason::MissingId, start)),
+                Some(id) => match self.id(id.value) {
+                    Ok(value) => value,
+                    Err(at) => return Err(fail(Reason::InvalidId, at)),
+                },
+            };
+            let error = self.error_object(error.value).map_err(|fault| fail(fault.reason, fault.offset))?;
+            return Ok(Message::Error(ErrorResponse { id, error }));
+        }
+
+        Err(fail(Reason::IncompleteEnvelope, start))
+    }
+
+    /// `Ok(None)` for `null`; `Err(offset)` for anything but a string or an
+    /// integer.
+    fn id(&self, value: usize) -> Result<Option<Id<'a>>, usize> {
+        let node = self.node(value);
+        match node.kind {
+            NodeKind::String => Ok(Some(Id::Str(self.name(value).decode()))),
+            NodeKind::Number => number::integer(self.raw(value)).map(|n| Some(Id::Int(n))).ok_or(node.start),
+            NodeKind::Null => Ok(None),
+            _ => Err(node.start),
+        }
+    }
+
+    fn string(&self, value: usize) -> Option<Cow<'a, str>> {
+        (self.node(value).kind == NodeKind::String).then(|| self.name(value).decode())
+    }
+
+    fn is_string(&self, value: usize, expected: &str) -> bool {
+        self.node(value).kind == NodeKind::String && self.name(value).eq_str(expected)
+    }
+
+    fn params(&self, value: usize) -> Result<RawJson<'a>, Fault> {
+        let node = self.node(value);
+        match node.kind {
+            NodeKind::Object => Ok(RawJson::new(self.raw(value))),
+            NodeKind::Array if self.revision.allows_array_params() => Ok(RawJson::new(self.raw(value))),
+            _ if self.revision.allows_array_params() => Err(Fault::new(Reason::ParamsNotStructured, node.start)),
+            _ => Err(Fault::new(Reason::ParamsNotObject, node.start)),
+        }
+    }
+
+    fn result(&self, value: usize) -> Result<(RawJson<'a>, Option<Cow<'a, str>>), Fault> {
+        let node = self.node(value);
+        let raw = RawJson::new(self.raw(value));
+        if node.kind != NodeKind::Object {
+            if self.revision.allows_any_result() {
+                return Ok((raw, None));
+            }
+            return Err(Fault::new(Reason::ResultNotObject, node.start));
+        }
+        if !self.revision.has_result_type() {
+            return Ok((raw, None));
+        }
+        // A repeated resultType is read last-wins, as JSON.parse and most
+        // JSON libraries do; the rules check repeats only in the envelope.
+        let result_type = self.members(value).filter(|m| self.name(m.name).eq_str("resultType")).last();
+        match result_type {
+            None => Ok((raw, None)),
+            Some(m) => match self.string(m.value) {
+                Some(s) => Ok((raw, Some(s))),
+                None => Err(Fault::new(Reason::ResultTypeNotString, self.node(m.value).start)),
+            },
+        }
+    }
+
+    fn error_object(&mut self, value: usize) -> Result<ErrorObject<'a>, Fault> {
+        let node = self.node(value);
+        if node.kind != NodeKind::Object {
+            return Err(Fault::new(Reason::ErrorNotObject, node.start));
+        }
+        if let Some(name) = self.first_repeated_name(value) {
+            return Err(Fault::new(Reason::DuplicateMember, self.node(name).start));
+        }
+        let (mut code, mut message, mut data) = (None, None, None);
+        for member in self.members(value) {
+            let name = self.name(member.name);
+            if name.eq_str("code") {
+                code = Some(member.value);
+            } else if name.eq_str("message") {
+                message = Some(member.value);
+            } else if name.eq_str("data") {
+                data = Some(member.value);
+            }
+        }
+        let code = code.ok_or(Fault::new(Reason::MissingErrorCode, node.start))?;
+        let code_node = self.node(code);
+        let code = match code_node.kind {
+            NodeKind::Number => number::integer(self.raw(code)),
+            _ => None,
+        }
+        .ok_or(Fault::new(Reason::InvalidErrorCode, code_node.start))?;
+        let message = message.ok_or(Fault::new(Reason::MissingErrorMessage, node.start))?;
+        let message = self
+            .string(message)
+            .ok_or(Fault::new(Reason::InvalidErrorMessage, self.node(message).start))?;
+        let data = data.map(|d| RawJson::new(self.raw(d)));
+        Ok(ErrorObject { code, message, data })
+    }
+
+    /// The name node of the first member (in document order) whose name
+    /// an earlier member already has.
+    fn first_repeated_name(&mut self, object: usize) -> Option<usize> {
+        let count = self.members(object).count();
+        if count <= PAIRWISE_MEMBERS {
+            let names: [Option<usize>; PAIRWISE_MEMBERS] = {
+                let mut names = [None; PAIRWISE_MEMBERS];
+                for (slot, m) in names.iter_mut().zip(self.members(object)) {
+                    *slot = Some(m.name);
+                }
+                names
+            };
+            let names = names.iter().flatten().copied();
+            return names.clone().enumerate().find_map(|(i, later)| {
+                let repeated = names.clone().take(i).any(|earlier| self.name(earlier).cmp(self.name(later)).is_eq());
+                repeated.then_some(later)
+            });
+        }
+        let mut sorted = core::mem::take(self.names);
+        sorted.clear();
+        sorted.extend(self.members(object).map(|m| m.name));
+        // Equal names sort by position, so each run's second entry is the
+        // first repeat of that name.
+        sorted.sort_unstable_by(|&a, &b| self.name(a).cmp(self.name(b)).then(a.cmp(&b)));
+        let found = sorted
+            .windows(2)
+            .filter(|pair| matches!(pair, [a, b] if self.name(*a).cmp(self.name(*b)) == Ordering::Equal))
+            .filter_map(|pair| pair.get(1).copied())
+            .min();
+        *self.names = sorted;
+        found
+    }
+}
+
+/// Of the members present, the one whose name comes second in the message.
+fn second_by_position(members: [Option<Member>; 3]) -> Option<Member> {
+    let mut members = members;
+    members.sort_unstable_by_key(|m| m.map_or(usize::MAX, |m| m.name));
+    members.get(1).copied().flatten()
+}

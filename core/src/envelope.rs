@@ -1,0 +1,292 @@
+//! The message model both backends produce: kinds, ids, raw payloads.
+//!
+//! Payloads (`params`, `result`, `error.data`) are [`RawJson`]: the exact JSON
+//! text of the member, borrowed from the input and never re-parsed. `method`
+//! and string ids borrow when the input has no escapes in them, and own a
+//! decoded copy only when it does.
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::error::Error;
+
+/// A request id: a string or an integer (MCP's `RequestId`), or `null` under
+/// the plain JSON-RPC 2.0 profile.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Id<'a> {
+    /// `"abc"`, decoded.
+    Str(Cow<'a, str>),
+    /// `1`, `-5`, and the integral forms `1.0`, `1e2`, `-0`.
+    Int(i64),
+    /// `null`, only in plain JSON-RPC 2.0 requests and results.
+    Null,
+}
+
+impl Id<'_> {
+    /// The same id, owning its string.
+    #[must_use]
+    pub fn into_owned(self) -> Id<'static> {
+        match self {
+            Id::Str(s) => Id::Str(Cow::Owned(s.into_owned())),
+            Id::Int(n) => Id::Int(n),
+            Id::Null => Id::Null,
+        }
+    }
+
+    /// True when the string form had to be decoded (it had escapes).
+    #[must_use]
+    pub fn is_owned(&self) -> bool {
+        matches!(self, Id::Str(Cow::Owned(_)))
+    }
+}
+
+impl From<i64> for Id<'_> {
+    fn from(n: i64) -> Self {
+        Id::Int(n)
+    }
+}
+
+impl<'a> From<&'a str> for Id<'a> {
+    fn from(s: &'a str) -> Self {
+        Id::Str(Cow::Borrowed(s))
+    }
+}
+
+impl From<String> for Id<'_> {
+    fn from(s: String) -> Self {
+        Id::Str(Cow::Owned(s))
+    }
+}
+
+impl fmt::Display for Id<'_> {
+    /// JSON-like: strings quoted (not escaped), integers bare, `null`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Id::Str(s) => write!(f, "{s:?}"),
+            Id::Int(n) => write!(f, "{n}"),
+            Id::Null => f.write_str("null"),
+        }
+    }
+}
+
+/// The exact JSON text of a payload member, borrowed from the message.
+///
+/// It is always one valid JSON value (the parser checked it), with no
+/// surrounding whitespace.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RawJson<'a>(&'a str);
+
+impl<'a> RawJson<'a> {
+    pub(crate) fn new(json: &'a str) -> Self {
+        RawJson(json)
+    }
+
+    /// The JSON text.
+    #[must_use]
+    pub fn get(&self) -> &'a str {
+        self.0
+    }
+
+    /// Where this payload lies within `message`, the text it was parsed from:
+    /// a byte range, or `None` if it was not parsed from `message`.
+    #[must_use]
+    pub fn span_in(&self, message: &[u8]) -> Option<core::ops::Range<usize>> {
+        // Address arithmetic only: no pointer is dereferenced.
+        let start = (self.0.as_ptr() as usize).checked_sub(message.as_ptr() as usize)?;
+        let end = start.checked_add(self.0.len())?;
+        (end <= message.len()).then_some(start..end)
+    }
+}
+
+impl fmt::Debug for RawJson<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RawJson({})", self.0)
+    }
+}
+
+impl fmt::Display for RawJson<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// A request: it has a `method` and an `id`, and expects a response.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request<'a> {
+    /// The id the response must echo.
+    pub id: Id<'a>,
+    /// The method name, e.g. `tools/call`.
+    pub method: Cow<'a, str>,
+    /// `params`, if present.
+    pub params: Option<RawJson<'a>>,
+}
+
+/// A notification: a `method` and no `id`; it gets no response.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notification<'a> {
+    /// The method name, e.g. `notifications/progress`.
+    pub method: Cow<'a, str>,
+    /// `params`, if present.
+    pub params: Option<RawJson<'a>>,
+}
+
+/// A successful response: `result` and `id`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResultResponse<'a> {
+    /// The id of the request this answers.
+    pub id: Id<'a>,
+    /// The `result` member.
+    pub result: RawJson<'a>,
+    /// `result.resultType`, read under revision 2026-07-28 only; absent means
+    /// `"complete"` (see [`ResultResponse::result_type_or_complete`]).
+    pub result_type: Option<Cow<'a, str>>,
+}
+
+impl ResultResponse<'_> {
+    /// `resultType`, with the absent case read as `"complete"` as 2026-07-28
+    /// asks of clients talking to older servers.
+    #[must_use]
+    pub fn result_type_or_complete(&self) -> &str {
+        self.result_type.as_deref().unwrap_or("complete")
+    }
+}
+
+/// The `error` member of an error response.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ErrorObject<'a> {
+    /// `code`, see [`codes::classify`](crate::codes::classify).
+    pub code: i64,
+    /// `message`.
+    pub message: Cow<'a, str>,
+    /// `data`, if present.
+    pub data: Option<RawJson<'a>>,
+}
+
+/// An error response: `error`, and the `id` of the request when it is known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ErrorResponse<'a> {
+    /// The id of the request this answers; `None` when it was `null` or
+    /// absent (the request's id could not be read).
+    pub id: Option<Id<'a>>,
+    /// The error.
+    pub error: ErrorObject<'a>,
+}
+
+/// One JSON-RPC message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Message<'a> {
+    /// `method` and `id`.
+    Request(Request<'a>),
+    /// `method`, no `id`.
+    Notification(Notification<'a>),
+    /// `result` and `id`.
+    Result(ResultResponse<'a>),
+    /// `error`.
+    Error(ErrorResponse<'a>),
+}
+
+/// The kind of a message, or of a line the CLI reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// A request.
+    Request,
+    /// A notification.
+    Notification,
+    /// A result response.
+    Result,
+    /// An error response.
+    Error,
+    /// A batch.
+    Batch,
+}
+
+impl Kind {
+    /// `request`, `notification`, `result`, `error` or `batch`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Request => "request",
+            Kind::Notification => "notification",
+            Kind::Result => "result",
+            Kind::Error => "error",
+            Kind::Batch => "batch",
+        }
+    }
+}
+
+impl<'a> Message<'a> {
+    /// Which kind of message this is.
+    #[must_use]
+    pub fn kind(&self) -> Kind {
+        match self {
+            Message::Request(_) => Kind::Request,
+            Message::Notification(_) => Kind::Notification,
+            Message::Result(_) => Kind::Result,
+            Message::Error(_) => Kind::Error,
+        }
+    }
+
+    /// The id, for requests and responses that have one.
+    #[must_use]
+    pub fn id(&self) -> Option<&Id<'a>> {
+        match self {
+            Message::Request(r) => Some(&r.id),
+            Message::Result(r) => Some(&r.id),
+            Message::Error(e) => e.id.as_ref(),
+            Message::Notification(_) => None,
+        }
+    }
+
+    /// The method, for requests and notifications.
+    #[must_use]
+    pub fn method(&self) -> Option<&str> {
+        match self {
+            Message::Request(r) => Some(&r.method),
+            Message::Notification(n) => Some(&n.method),
+            Message::Result(_) | Message::Error(_) => None,
+        }
+    }
+
+    /// The raw payload: `params`, `result` or `error.data`.
+    #[must_use]
+    pub fn payload(&self) -> Option<RawJson<'a>> {
+        match self {
+            Message::Request(r) => r.params,
+            Message::Notification(n) => n.params,
+            Message::Result(r) => Some(r.result),
+            Message::Error(e) => e.error.data,
+        }
+    }
+}
+
+/// What one input holds: a single message, or a batch of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Envelope<'a> {
+    /// One message.
+    Single(Message<'a>),
+    /// A batch (revision 2025-03-26 and plain JSON-RPC 2.0 only): each item
+    /// is judged on its own, so one bad item does not spoil the others.
+    Batch(Vec<Result<Message<'a>, Error<'a>>>),
+}
+
+impl<'a> Envelope<'a> {
+    /// [`Kind::Batch`] or the single message's kind.
+    #[must_use]
+    pub fn kind(&self) -> Kind {
+        match self {
+            Envelope::Single(m) => m.kind(),
+            Envelope::Batch(_) => Kind::Batch,
+        }
+    }
+
+    /// The single message, if this is not a batch.
+    #[must_use]
+    pub fn single(&self) -> Option<&Message<'a>> {
+        match self {
+            Envelope::Single(m) => Some(m),
+            Envelope::Batch(_) => None,
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! A strict, fast parser for the JSON-RPC 2.0 envelopes of the Model Context
+//! Protocol, with one answer per message whatever JSON backend it runs on.
+//!
+//! For each message it says: is this JSON, which kind of message is it
+//! (request, notification, result, error, batch), what is its id, and if it
+//! is bad, which JSON-RPC error to answer with (-32700 or -32600), a stable
+//! [`Reason`], and the byte offset of the fault. Payloads (`params`,
+//! `result`, `error.data`) are handed back as [`RawJson`], borrowed from the
+//! input and never parsed into a tree.
+//!
+//! ```
+//! use mcp_envelope::{Parser, Revision, Message, write};
+//!
+//! let mut parser: Parser = Parser::new(Revision::V2026_07_28);
+//! let line = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_me"}}"#;
+//! match parser.parse(line) {
+//!     Ok(envelope) => {
+//!         let Some(Message::Request(call)) = envelope.single() else { unreachable!() };
+//!         assert_eq!(call.method, "tools/call");
+//!         assert_eq!(call.params.map(|p| p.get()), Some(r#"{"name":"get_me"}"#));
+//!     }
+//!     Err(error) => {
+//!         // Answer the fault in one call: code, message, id if readable.
+//!         let mut answer = Vec::new();
+//!         write::error_for(&mut answer, &error);
+//!     }
+//! }
+//!
+//! let error = parser.parse(br#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#).unwrap_err();
+//! assert_eq!(error.code(), -32600);
+//! assert_eq!(error.reason().name(), "null-id");
+//! assert_eq!(error.offset(), 22);
+//! ```
+//!
+//! # Backends
+//!
+//! [`backend::SerdeJson`] (feature `serde_json`, default, works without
+//! `std`) and [`backend::SimdJson`] (feature `simd-json`) tokenise; the
+//! rules live in this crate. When a backend declines a message, the crate's
+//! own scanner ([`backend::Reference`]) judges it, so the verdict, reason
+//! and offset never depend on the backend.
+//!
+//! # Features
+//!
+//! | feature | default | enables |
+//! |---|---|---|
+//! | `std` | yes | `std::error::Error` paths, runtime SIMD detection for UTF-8 checks |
+//! | `serde_json` | yes | the serde_json backend (no_std + alloc) |
+//! | `simd-json` | no | the simd-json backend (needs `std`) |
+//! | `arbitrary` | no | `arbitrary::Arbitrary` for [`Revision`], [`Limits`], and [`Reason`] |
+//!
+//! # The rules
+//!
+//! The rules, with their sources and the tests that pin each one, are in
+//! `RULES.md` at the root of the repository. In short: RFC 8259 JSON, with
+//! lone surrogates refused, numbers of any size accepted, a depth limit of
+//! 128 and a size limit of 64 MiB; JSON-RPC 2.0 envelopes as each MCP
+//! revision restricts them; repeated member names refused.
+
+#![no_std]
+#![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod backend;
+mod classify;
+pub mod codes;
+mod envelope;
+mod error;
+pub mod ids;
+mod limits;
+mod number;
+mod parser;
+mod revision;
+mod scan;
+pub mod stream;
+mod string;
+mod tape;
+pub mod write;
+
+pub use envelope::{
+    Envelope, ErrorObject, ErrorResponse, Id, Kind, Message, Notification, RawJson, Request, ResultResponse,
+};
+pub use error::{Error, Fault, INVALID_REQUEST, PARSE_ERROR, Reason};
+pub use limits::Limits;
+pub use parser::{DefaultBackend, Parser};
+pub use revision::{IdReuse, Revision, UnknownRevision};
+
+/// Checks that `json` is one JSON value under the rules (the same check the
+/// parser applies to payloads), for building messages with [`write`].
+///
+/// # Errors
+/// The first fault, as the parser would report it.
+pub fn check_json(json: &str) -> Result<RawJson<'_>, Fault> {
+    let mut tape = tape::Tape::default();
+    scan::scan(json, &Limits::new(), &mut tape, &mut alloc::vec::Vec::new())?;
+    Ok(RawJson::new(json.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'))))
+}

@@ -1,0 +1,167 @@
+//! JSON numbers: RFC 8259's grammar, and the exact integer a number stands for.
+//!
+//! Numbers in payloads are only checked against the grammar, never
+//! converted, so `1e400` and 40-digit integers pass through untouched. Only
+//! `id` and `error.code` are read as integers, exactly (no floating point):
+//! `1.0`, `1e2` and `-0` are integers, `1.5` and `1e19` are not.
+
+use crate::error::{Fault, Reason};
+
+fn is_digit(byte: Option<&u8>) -> bool {
+    byte.is_some_and(u8::is_ascii_digit)
+}
+
+fn skip_digits(bytes: &[u8], mut i: usize) -> usize {
+    while is_digit(bytes.get(i)) {
+        i += 1;
+    }
+    i
+}
+
+/// A digit must be at `i`: the fault if not.
+fn need_digit(bytes: &[u8], i: usize) -> Result<(), Fault> {
+    match bytes.get(i) {
+        Some(b) if b.is_ascii_digit() => Ok(()),
+        Some(_) => Err(Fault::new(Reason::InvalidNumber, i)),
+        None => Err(Fault::new(Reason::UnexpectedEnd, bytes.len())),
+    }
+}
+
+/// Scans the number starting at `at` (a `-` or a digit); returns the offset
+/// one past it. A byte that would continue a number but breaks the grammar
+/// (`01`, `1.`, `1e`, `1.2.3`) is an `invalid-number` fault at that byte.
+pub(crate) fn scan(bytes: &[u8], at: usize) -> Result<usize, Fault> {
+    let mut i = at;
+    if bytes.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    need_digit(bytes, i)?;
+    i = if bytes.get(i) == Some(&b'0') { i + 1 } else { skip_digits(bytes, i) };
+    if bytes.get(i) == Some(&b'.') {
+        need_digit(bytes, i + 1)?;
+        i = skip_digits(bytes, i + 1);
+    }
+    if matches!(bytes.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(bytes.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        need_digit(bytes, i)?;
+        i = skip_digits(bytes, i);
+    }
+    match bytes.get(i) {
+        Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') => Err(Fault::new(Reason::InvalidNumber, i)),
+        _ => Ok(i),
+    }
+}
+
+/// The integer a valid JSON number stands for, if it is one and fits in
+/// `i64`. Linear in the length of the text, whatever its exponent.
+pub(crate) fn integer(text: &str) -> Option<i64> {
+    let bytes = text.as_bytes();
+    let (negative, unsigned) = match bytes.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, bytes),
+    };
+    let mantissa_end = unsigned.iter().position(|&b| b == b'e' || b == b'E').unwrap_or(unsigned.len());
+    let (mantissa, exponent) = unsigned.split_at(mantissa_end);
+    let (int_digits, frac_digits) = match mantissa.iter().position(|&b| b == b'.') {
+        Some(dot) => (mantissa.get(..dot)?, mantissa.get(dot + 1..)?),
+        None => (mantissa, &[][..]),
+    };
+    let exponent = parse_exponent(exponent.get(1..).unwrap_or_default());
+
+    // value = digits * 10^scale, with digits = int_digits ++ frac_digits.
+    let digits = int_digits.iter().chain(frac_digits).copied();
+    let first_nonzero = digits.clone().position(|d| d != b'0');
+    let Some(first_nonzero) = first_nonzero else {
+        return Some(0); // 0, -0, 0.000, 0e999
+    };
+    let total = int_digits.len() + frac_digits.len();
+    let trailing_zeros = digits.clone().rev().take_while(|&d| d == b'0').count();
+    let significant = total - first_nonzero - trailing_zeros;
+    // Exponent of the last significant digit: saturating, since an exponent
+    // of any length is valid JSON.
+    let scale = exponent
+        .saturating_sub(i64::try_from(frac_digits.len()).unwrap_or(i64::MAX))
+        .saturating_add(i64::try_from(trailing_zeros).unwrap_or(i64::MAX));
+    if scale < 0 {
+        return None; // a nonzero digit after the point
+    }
+    // i64 has at most 19 decimal digits.
+    let width = i64::try_from(significant).ok()?.checked_add(scale)?;
+    if width > 19 {
+        return None;
+    }
+    let mut magnitude: i128 = 0;
+    for d in digits.skip(first_nonzero).take(significant) {
+        magnitude = magnitude * 10 + i128::from(d - b'0');
+    }
+    for _ in 0..scale {
+        magnitude *= 10;
+    }
+    i64::try_from(if negative { -magnitude } else { magnitude }).ok()
+}
+
+/// A decimal exponent with optional sign, saturated to a range no JSON
+/// number can escape from.
+fn parse_exponent(bytes: &[u8]) -> i64 {
+    const CAP: i64 = 1 << 40;
+    let (negative, digits) = match bytes.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, bytes),
+    };
+    let mut value: i64 = 0;
+    for &d in digits {
+        value = (value * 10 + i64::from(d - b'0')).min(CAP);
+    }
+    if negative { -value } else { value }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integral_forms_are_integers() {
+        for (text, value) in [
+            ("1", 1),
+            ("-5", -5),
+            ("1.0", 1),
+            ("1e2", 100),
+            ("-0", 0),
+            ("0e999999999999999999999", 0),
+            ("12.50e1", 125),
+            ("1000e-3", 1),
+            ("9223372036854775807", i64::MAX),
+            ("-9223372036854775808", i64::MIN),
+            ("92233720368547758.07e2", i64::MAX),
+        ] {
+            assert_eq!(integer(text), Some(value), "{text}");
+        }
+    }
+
+    #[test]
+    fn fractions_and_overflows_are_not_integers() {
+        for text in ["1.5", "1e19", "9223372036854775808", "-9223372036854775809", "1e-1", "1e400", "0.1e1000000000000000000000000"] {
+            assert_eq!(integer(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn grammar_faults_point_at_the_offending_byte() {
+        for (text, reason, at) in [
+            ("01", Reason::InvalidNumber, 1),
+            ("1.", Reason::UnexpectedEnd, 2),
+            ("1.x", Reason::InvalidNumber, 2),
+            ("-", Reason::UnexpectedEnd, 1),
+            ("-a", Reason::InvalidNumber, 1),
+            ("1e+", Reason::UnexpectedEnd, 3),
+            ("1.2.3", Reason::InvalidNumber, 3),
+        ] {
+            assert_eq!(scan(text.as_bytes(), 0), Err(Fault::new(reason, at)), "{text}");
+        }
+        assert_eq!(scan(b"-12.5e+3]", 0), Ok(8));
+    }
+}

@@ -1,0 +1,139 @@
+//! The reusable parser: checks that need no tokeniser, the backend, the
+//! fallback to the core's scanner, then the envelope rules.
+
+use alloc::vec::Vec;
+
+use crate::backend::{Backend, Reference};
+use crate::classify::Classifier;
+use crate::envelope::Envelope;
+use crate::error::{Error, Fault, Reason};
+use crate::limits::Limits;
+use crate::revision::Revision;
+use crate::scan::skip_whitespace;
+use crate::tape::Tape;
+
+/// The backend [`Parser`] uses when none is named: serde_json when its
+/// feature is on, else the core's own scanner.
+#[cfg(feature = "serde_json")]
+pub type DefaultBackend = crate::backend::SerdeJson;
+/// The backend [`Parser`] uses when none is named: serde_json when its
+/// feature is on, else the core's own scanner.
+#[cfg(not(feature = "serde_json"))]
+pub type DefaultBackend = Reference;
+
+/// Parses messages one after another, reusing its buffers: once warm, a
+/// message without escapes in its `method` or `id` costs no heap allocation
+/// (a batch allocates its list of items).
+///
+/// ```
+/// use mcp_envelope::{Parser, Revision, Message};
+///
+/// let mut parser = Parser::<mcp_envelope::DefaultBackend>::new(Revision::V2026_07_28);
+/// let envelope = parser.parse(br#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#).unwrap();
+/// let Some(Message::Request(request)) = envelope.single() else { panic!() };
+/// assert_eq!(request.method, "tools/list");
+///
+/// let error = parser.parse(br#"{"jsonrpc":"2.0","id":7,"id":8,"method":"x"}"#).unwrap_err();
+/// assert_eq!((error.code(), error.reason().name(), error.offset()), (-32600, "duplicate-member", 24));
+/// ```
+#[derive(Debug, Default)]
+pub struct Parser<B: Backend = DefaultBackend> {
+    backend: B,
+    fallback: Reference,
+    revision: Revision,
+    limits: Limits,
+    tape: Tape,
+    names: Vec<usize>,
+    declined: bool,
+}
+
+impl<B: Backend> Parser<B> {
+    /// A parser for `revision` with the default [`Limits`].
+    #[must_use]
+    pub fn new(revision: Revision) -> Self {
+        Parser { revision, ..Parser::default() }
+    }
+
+    /// The same parser with other limits.
+    #[must_use]
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits.clamped();
+        self
+    }
+
+    /// The revision whose rules apply.
+    #[must_use]
+    pub fn revision(&self) -> Revision {
+        self.revision
+    }
+
+    /// The limits in force.
+    #[must_use]
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The backend's name: `serde`, `simd` or `reference`.
+    #[must_use]
+    pub fn backend_name(&self) -> &'static str {
+        B::NAME
+    }
+
+    /// Whether the backend declined the last message that reached it, so
+    /// that the core's scanner judged it: every invalid message, and valid
+    /// ones a backend cannot read (simd-json and `1e400`, serde_json and
+    /// nesting past 127). Messages refused before any tokeniser ran (size,
+    /// byte-order mark, markup, UTF-8, empty) leave it unchanged.
+    #[must_use]
+    pub fn declined(&self) -> bool {
+        self.declined
+    }
+
+    /// Parses one message (or batch). `input` is the whole message, with
+    /// no framing newline (surrounding JSON whitespace is allowed).
+    ///
+    /// # Errors
+    /// An [`Error`] with code -32700 when `input` is not one JSON value
+    /// within the limits, or -32600 when it is not a valid envelope.
+    pub fn parse<'a>(&mut self, input: &'a [u8]) -> Result<Envelope<'a>, Error<'a>> {
+        let text = precheck(input, &self.limits).map_err(|fault| Error::new(fault, None))?;
+        self.tape.clear();
+        self.declined = self.backend.tokenise(text, &self.limits, &mut self.tape).is_err();
+        if self.declined {
+            // The backend declined: the core's scanner decides, and names
+            // the fault if there is one.
+            self.tape.clear();
+            self.fallback
+                .tokenise_exact(text, &self.limits, &mut self.tape)
+                .map_err(|fault| Error::new(fault, None))?;
+        }
+        Classifier::new(text, &self.tape, self.revision, &mut self.names).envelope()
+    }
+}
+
+/// Everything decided before any tokeniser runs: size, byte-order mark, a
+/// web page, UTF-8 (checked once, here, for every backend), emptiness.
+fn precheck<'a>(input: &'a [u8], limits: &Limits) -> Result<&'a str, Fault> {
+    if input.len() > limits.max_size {
+        return Err(Fault::new(Reason::TooLarge, limits.max_size));
+    }
+    if input.starts_with(b"\xEF\xBB\xBF") {
+        return Err(Fault::new(Reason::ByteOrderMark, 0));
+    }
+    let first = skip_whitespace(input, 0);
+    if input.get(first) == Some(&b'<') {
+        return Err(Fault::new(Reason::HtmlPage, first));
+    }
+    let text = match simdutf8::basic::from_utf8(input) {
+        Ok(text) => text,
+        Err(_) => {
+            // Only on failure: find where.
+            let at = simdutf8::compat::from_utf8(input).err().map_or(0, |e| e.valid_up_to());
+            return Err(Fault::new(Reason::InvalidUtf8, at));
+        }
+    };
+    if first == input.len() {
+        return Err(Fault::new(Reason::Empty, input.len()));
+    }
+    Ok(text)
+}

@@ -1,0 +1,142 @@
+//! The shallow tape: what a backend hands the classifier.
+//!
+//! A flat list of nodes, in document order, each with its byte span in the
+//! message. Only the containers the envelope rules look inside are expanded
+//! (the top level, the members of the envelope, and in a batch the members
+//! of each item's members); everything deeper is one leaf node whose span is
+//! the raw payload. Every tokeniser builds it through [`Tape`]'s methods
+//! and [`expands`], so two backends that read the same bytes build the same
+//! tape.
+
+use alloc::vec::Vec;
+
+/// The JSON type of a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum NodeKind {
+    Object,
+    Array,
+    String,
+    Number,
+    True,
+    False,
+    Null,
+}
+
+impl NodeKind {
+    /// The kind of the value starting with `byte`, for input already known
+    /// to be valid JSON.
+    pub(crate) fn of_first_byte(byte: u8) -> NodeKind {
+        match byte {
+            b'{' => NodeKind::Object,
+            b'[' => NodeKind::Array,
+            b'"' => NodeKind::String,
+            b't' => NodeKind::True,
+            b'f' => NodeKind::False,
+            b'n' => NodeKind::Null,
+            _ => NodeKind::Number,
+        }
+    }
+}
+
+/// One value (or member name) on the tape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Node {
+    pub kind: NodeKind,
+    /// Offset of the first byte (`{`, `[`, `"`, or the first character).
+    pub start: usize,
+    /// Offset one past the last byte.
+    pub end: usize,
+    /// Index of the node after this one's subtree: `index + 1` for leaves
+    /// and unexpanded containers.
+    pub next: usize,
+    /// Whether the node's children follow it on the tape.
+    pub expanded: bool,
+}
+
+/// Whether a container at nesting `level` (the top value is level 1) gets
+/// its children on the tape. Level 3 is needed only inside a batch, for the
+/// `error` and `result` members of each item.
+#[inline]
+pub(crate) fn expands(level: usize, top_is_array: bool) -> bool {
+    level <= 2 || (level == 3 && top_is_array)
+}
+
+/// The tape and the methods every tokeniser builds it with.
+#[derive(Debug, Default)]
+pub struct Tape {
+    nodes: Vec<Node>,
+}
+
+impl Tape {
+    pub(crate) fn clear(&mut self) {
+        self.nodes.clear();
+    }
+
+    #[cfg(test)]
+    pub(crate) fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// A complete value (or member name) that gets no children.
+    #[inline]
+    pub(crate) fn leaf(&mut self, kind: NodeKind, start: usize, end: usize) {
+        let next = self.nodes.len() + 1;
+        self.nodes.push(Node { kind, start, end, next, expanded: false });
+    }
+
+    /// A container whose end is not known yet; returns its index for
+    /// [`Tape::close`].
+    #[inline]
+    pub(crate) fn open(&mut self, kind: NodeKind, start: usize, expanded: bool) -> usize {
+        let index = self.nodes.len();
+        self.nodes.push(Node { kind, start, end: start, next: index + 1, expanded });
+        index
+    }
+
+    /// Ends the container opened at `index`: its subtree is everything
+    /// pushed since.
+    #[inline]
+    pub(crate) fn close(&mut self, index: usize, end: usize) {
+        let next = self.nodes.len();
+        if let Some(node) = self.nodes.get_mut(index) {
+            node.end = end;
+            node.next = next;
+        }
+    }
+
+    pub(crate) fn get(&self, index: usize) -> Option<&Node> {
+        self.nodes.get(index)
+    }
+
+    /// The indices of the direct children of the expanded node at `index`
+    /// (for an object: name, value, name, value, ...).
+    pub(crate) fn children(&self, index: usize) -> Children<'_> {
+        let (at, end) = match self.nodes.get(index) {
+            Some(node) if node.expanded => (index + 1, node.next),
+            _ => (0, 0),
+        };
+        Children { tape: self, at, end }
+    }
+}
+
+/// Iterator over the direct children of a node.
+#[derive(Debug)]
+pub(crate) struct Children<'t> {
+    tape: &'t Tape,
+    at: usize,
+    end: usize,
+}
+
+impl Iterator for Children<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.at >= self.end {
+            return None;
+        }
+        let index = self.at;
+        // A malformed tape (a bug, not input) ends the walk rather than looping.
+        self.at = self.tape.nodes.get(index).map_or(self.end, |n| n.next.max(index + 1));
+        Some(index)
+    }
+}

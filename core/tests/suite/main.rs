@@ -1,0 +1,1 @@
+//! The core's integration suite: one binary, one module per subject.
