@@ -11,7 +11,9 @@ use alloc::borrow::Cow;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
-use crate::envelope::{Envelope, ErrorObject, ErrorResponse, Id, Message, Notification, RawJson, Request, ResultResponse};
+use crate::envelope::{
+    Envelope, ErrorObject, ErrorResponse, Id, Message, Notification, RawJson, Request, ResultResponse,
+};
 use crate::error::{Error, Fault, Reason};
 use crate::number;
 use crate::revision::Revision;
@@ -146,7 +148,9 @@ impl<'a, 't> Classifier<'a, 't> {
         }
         match m.jsonrpc {
             None => return Err(fail(Reason::MissingJsonrpc, start)),
-            Some(v) if !self.is_string(v.value, "2.0") => return Err(fail(Reason::InvalidJsonrpc, self.node(v.value).start)),
+            Some(v) if !self.is_string(v.value, "2.0") => {
+                return Err(fail(Reason::InvalidJsonrpc, self.node(v.value).start));
+            }
             Some(_) => {}
         }
         if let Some(second) = second_by_position([m.method, m.result, m.error]) {
@@ -288,9 +292,7 @@ impl<'a, 't> Classifier<'a, 't> {
         }
         .ok_or(Fault::new(Reason::InvalidErrorCode, code_node.start))?;
         let message = message.ok_or(Fault::new(Reason::MissingErrorMessage, node.start))?;
-        let message = self
-            .string(message)
-            .ok_or(Fault::new(Reason::InvalidErrorMessage, self.node(message).start))?;
+        let message = self.string(message).ok_or(Fault::new(Reason::InvalidErrorMessage, self.node(message).start))?;
         let data = data.map(|d| RawJson::new(self.raw(d)));
         Ok(ErrorObject { code, message, data })
     }

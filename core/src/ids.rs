@@ -119,11 +119,7 @@ impl InFlight {
     /// # Errors
     /// [`IdFault::Unknown`] if no request with that id is in flight.
     pub fn received(&mut self, id: &Id<'_>) -> Result<(), IdFault> {
-        if self.in_flight.remove(id) {
-            Ok(())
-        } else {
-            Err(IdFault::Unknown(id.clone().into_owned()))
-        }
+        if self.in_flight.remove(id) { Ok(()) } else { Err(IdFault::Unknown(id.clone().into_owned())) }
     }
 
     /// Follows a message this side sent (requests) or received (responses);

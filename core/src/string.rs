@@ -79,9 +79,7 @@ fn read_unicode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), Fault> 
             }
         }
         0xDC00..=0xDFFF => Err(Fault::new(Reason::LoneSurrogate, at)),
-        _ => char::from_u32(unit)
-            .map(|c| (c, 6))
-            .ok_or(Fault::new(Reason::InvalidEscape, at)),
+        _ => char::from_u32(unit).map(|c| (c, 6)).ok_or(Fault::new(Reason::InvalidEscape, at)),
     }
 }
 
@@ -134,10 +132,7 @@ pub(crate) struct JsonStr<'a> {
 impl<'a> JsonStr<'a> {
     /// `quoted` is a validated string token, quotes included.
     pub(crate) fn new(quoted: &'a str) -> JsonStr<'a> {
-        let inner = quoted
-            .strip_prefix('"')
-            .and_then(|s| s.strip_suffix('"'))
-            .unwrap_or(quoted);
+        let inner = quoted.strip_prefix('"').and_then(|s| s.strip_suffix('"')).unwrap_or(quoted);
         let escaped = memchr::memchr(b'\\', inner.as_bytes()).is_some();
         JsonStr { inner, escaped }
     }

@@ -25,6 +25,7 @@ pub(crate) enum NodeKind {
 impl NodeKind {
     /// The kind of the value starting with `byte`, for input already known
     /// to be valid JSON.
+    #[cfg_attr(not(any(feature = "serde_json", feature = "simd-json")), allow(dead_code))]
     pub(crate) fn of_first_byte(byte: u8) -> NodeKind {
         match byte {
             b'{' => NodeKind::Object,

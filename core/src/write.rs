@@ -31,10 +31,11 @@ pub fn string(out: &mut Vec<u8>, s: &str) {
         };
         out.extend_from_slice(bytes.get(run..i).unwrap_or_default());
         if escape.is_empty() {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
+            // A control character without a short form: \u00XX.
+            let hex = |nibble: u8| if nibble < 10 { b'0' + nibble } else { b'a' + nibble - 10 };
             out.extend_from_slice(br"\u00");
-            out.push(HEX[usize::from(b >> 4)]);
-            out.push(HEX[usize::from(b & 0xF)]);
+            out.push(hex(b >> 4));
+            out.push(hex(b & 0xF));
         } else {
             out.extend_from_slice(escape);
         }
@@ -46,13 +47,14 @@ pub fn string(out: &mut Vec<u8>, s: &str) {
 
 /// Writes `n` in decimal.
 pub fn integer(out: &mut Vec<u8>, n: i64) {
+    // 20 digits hold u64::MAX, so i64::MIN's magnitude fits.
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     let mut rest = n.unsigned_abs();
-    loop {
-        at -= 1;
+    while let Some(slot) = at.checked_sub(1).and_then(|i| digits.get_mut(i)) {
         // `rest % 10` is a digit, so the cast is exact.
-        digits[at] = b'0' + (rest % 10) as u8;
+        *slot = b'0' + (rest % 10) as u8;
+        at -= 1;
         rest /= 10;
         if rest == 0 {
             break;

@@ -50,7 +50,12 @@ pub struct Reference {
 
 impl Reference {
     /// Scans `text`, naming the first fault if it is not valid JSON.
-    pub(crate) fn tokenise_exact(&mut self, text: &str, limits: &Limits, tape: &mut Tape) -> Result<(), crate::error::Fault> {
+    pub(crate) fn tokenise_exact(
+        &mut self,
+        text: &str,
+        limits: &Limits,
+        tape: &mut Tape,
+    ) -> Result<(), crate::error::Fault> {
         crate::scan::scan(text, limits, tape, &mut self.stack)
     }
 }
@@ -96,7 +101,11 @@ mod tests {
             assert!(reference.is_ok(), "reference declined {text}");
             let reference = reference.map(|t| t.nodes().to_vec());
             #[cfg(feature = "serde_json")]
-            assert_eq!(tape_of(&mut SerdeJson::default(), text).map(|t| t.nodes().to_vec()), reference, "serde: {text}");
+            assert_eq!(
+                tape_of(&mut SerdeJson::default(), text).map(|t| t.nodes().to_vec()),
+                reference,
+                "serde: {text}"
+            );
             #[cfg(feature = "simd-json")]
             assert_eq!(tape_of(&mut SimdJson::default(), text).map(|t| t.nodes().to_vec()), reference, "simd: {text}");
         }

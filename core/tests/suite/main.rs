@@ -1,1 +1,20 @@
-//! The core's integration suite: one binary, one module per subject.
+//! The core's integration suite: one binary, one module per subject. Every
+//! parse goes through `support::parse`, which runs all backends and fails
+//! the test if they disagree on anything.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, reason = "tests fail loudly")]
+
+mod support;
+
+mod backends;
+mod codes;
+mod ids;
+mod jsonrpc_spec;
+mod jsontestsuite;
+mod mcp_examples;
+mod reasons;
+mod rules_envelope;
+mod rules_json;
+mod schemas;
+mod stream;
+mod writing;
