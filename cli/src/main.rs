@@ -1,1 +1,218 @@
-fn main() {}
+//! `mcp-envelope check`: validate MCP / JSON-RPC 2.0 messages.
+//!
+//! Exit status: 0 all valid, 1 some invalid, 2 usage or I/O error, 3 the
+//! backends disagreed (3 wins over 2, which wins over 1).
+
+mod input;
+mod render;
+mod summary;
+
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+use clap::{Parser as _, Subcommand, ValueEnum};
+use mcp_envelope::backend::{Backend, SerdeJson, SimdJson};
+use mcp_envelope::{Fault, Limits, Parser, Reason, Revision};
+
+use input::{Framing, Piece};
+use render::{Format, Place, Verdict};
+use summary::{Invalid, Summary};
+
+#[derive(clap::Parser)]
+#[command(name = "mcp-envelope", version, about = "Validate MCP and JSON-RPC 2.0 messages")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check messages from files or standard input: kind, id, method, or
+    /// the JSON-RPC error to answer with and where the fault is.
+    Check(CheckArgs),
+}
+
+#[derive(clap::Args)]
+struct CheckArgs {
+    /// Protocol revision: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25,
+    /// 2026-07-28, or jsonrpc (plain JSON-RPC 2.0).
+    #[arg(long, default_value = "2026-07-28", value_parser = parse_revision)]
+    revision: Revision,
+    /// JSON backend; `both` runs serde and simd and reports any disagreement.
+    #[arg(long, value_enum, default_value = "serde")]
+    backend: BackendChoice,
+    /// `lines`: one message per line (MCP stdio); `whole`: each file is one message.
+    #[arg(long, value_enum, default_value = "lines")]
+    framing: Framing,
+    /// `text` for people, `json` for one JSON object per message.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Deepest nesting allowed, counting the envelope object as 1.
+    #[arg(long, default_value_t = Limits::DEFAULT_MAX_DEPTH)]
+    max_depth: usize,
+    /// Largest message allowed, in bytes.
+    #[arg(long, default_value_t = Limits::DEFAULT_MAX_SIZE)]
+    max_size: usize,
+    /// Print only invalid messages and disagreements.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Files to read; `-` or nothing for standard input.
+    files: Vec<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum BackendChoice {
+    Serde,
+    Simd,
+    Both,
+}
+
+fn parse_revision(s: &str) -> Result<Revision, String> {
+    s.parse().map_err(|e: mcp_envelope::UnknownRevision| e.to_string())
+}
+
+/// Both parsers, built once and reused for every message.
+struct Parsers {
+    serde: Option<Parser<SerdeJson>>,
+    simd: Option<Parser<SimdJson>>,
+}
+
+fn summarize<B: Backend>(parser: &mut Parser<B>, bytes: &[u8]) -> Summary {
+    Summary::of(bytes, &parser.parse(bytes))
+}
+
+impl Parsers {
+    fn new(choice: BackendChoice, revision: Revision, limits: Limits) -> Parsers {
+        let serde = matches!(choice, BackendChoice::Serde | BackendChoice::Both);
+        let simd = matches!(choice, BackendChoice::Simd | BackendChoice::Both);
+        Parsers {
+            serde: serde.then(|| Parser::new(revision).with_limits(limits)),
+            simd: simd.then(|| Parser::new(revision).with_limits(limits)),
+        }
+    }
+
+    /// Each backend's verdict on `bytes`, in order serde, simd.
+    fn verdicts(&mut self, bytes: &[u8]) -> Vec<(&'static str, Summary)> {
+        let mut out = Vec::with_capacity(2);
+        if let Some(p) = &mut self.serde {
+            out.push((SerdeJson::NAME, summarize(p, bytes)));
+        }
+        if let Some(p) = &mut self.simd {
+            out.push((SimdJson::NAME, summarize(p, bytes)));
+        }
+        out
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    messages: u64,
+    invalid: u64,
+    disagreements: u64,
+    io_errors: u64,
+}
+
+fn check(args: &CheckArgs) -> Tally {
+    let limits = Limits::new().with_max_depth(args.max_depth).with_max_size(args.max_size);
+    let mut parsers = Parsers::new(args.backend, args.revision, limits);
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut tally = Tally::default();
+    let files = if args.files.is_empty() { vec!["-".to_owned()] } else { args.files.clone() };
+
+    for file in &files {
+        let mut write_failed = None;
+        let read = input::read(file, args.framing, limits.max_size, |origin, piece| {
+            let (bytes, verdicts) = match piece {
+                Piece::Message(bytes) => (Some(bytes), parsers.verdicts(bytes)),
+                Piece::Oversized => {
+                    let fault = Fault { reason: Reason::TooLarge, offset: limits.max_size };
+                    let invalid = Summary::Invalid(Invalid { reason: fault.reason, offset: fault.offset, id: None });
+                    (None, vec![("all", invalid)])
+                }
+            };
+            tally.messages += 1;
+            let agree = verdicts.windows(2).all(|w| matches!(w, [a, b] if a.1 == b.1));
+            let Some((_, first)) = verdicts.first() else { return };
+            let invalid = first.has_invalid();
+            tally.invalid += u64::from(invalid);
+            tally.disagreements += u64::from(!agree);
+            if args.quiet && agree && !invalid {
+                return;
+            }
+            let verdict = if agree { Verdict::One(first) } else { Verdict::Disagreement(&verdicts) };
+            let place = Place { file: origin.file, line: origin.line, bytes };
+            let written = match args.format {
+                Format::Text => render::text(&mut out, &place, &verdict),
+                Format::Json => render::json_line(&mut out, &place, &verdict),
+            };
+            if let Err(e) = written {
+                write_failed.get_or_insert(e);
+            }
+        });
+        if let Err(e) = read {
+            let _ = out.flush();
+            eprintln!("mcp-envelope: {file}: {e}");
+            tally.io_errors += 1;
+        }
+        if let Some(e) = write_failed {
+            // Output closed (a pipe to `head`, say): stop quietly.
+            if e.kind() != io::ErrorKind::BrokenPipe {
+                eprintln!("mcp-envelope: writing output: {e}");
+            }
+            tally.io_errors += 1;
+            return tally;
+        }
+    }
+    if let Err(e) = out.flush()
+        && e.kind() != io::ErrorKind::BrokenPipe
+    {
+        eprintln!("mcp-envelope: writing output: {e}");
+        tally.io_errors += 1;
+    }
+    tally
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let Command::Check(args) = cli.command;
+    let tally = check(&args);
+    if args.format == Format::Text {
+        let backend = match args.backend {
+            BackendChoice::Serde => "serde",
+            BackendChoice::Simd => "simd",
+            BackendChoice::Both => "serde and simd",
+        };
+        eprintln!(
+            "{} messages, {} invalid, {} disagreements ({backend}, revision {})",
+            tally.messages, tally.invalid, tally.disagreements, args.revision
+        );
+    }
+    ExitCode::from(exit_status(&tally))
+}
+
+/// 3 if the backends disagreed, else 2 on an I/O error, else 1 if some
+/// message was invalid, else 0. (Usage errors exit with 2 from clap.)
+fn exit_status(tally: &Tally) -> u8 {
+    if tally.disagreements > 0 {
+        3
+    } else if tally.io_errors > 0 {
+        2
+    } else {
+        u8::from(tally.invalid > 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_status_ranks_disagreement_over_io_errors_over_invalid_messages() {
+        let t = |invalid, disagreements, io_errors| Tally { messages: 9, invalid, disagreements, io_errors };
+        assert_eq!(exit_status(&t(0, 0, 0)), 0);
+        assert_eq!(exit_status(&t(4, 0, 0)), 1);
+        assert_eq!(exit_status(&t(4, 0, 1)), 2);
+        assert_eq!(exit_status(&t(4, 1, 1)), 3);
+    }
+}

@@ -1,0 +1,259 @@
+//! Output: one readable line per message for people, or one JSON object per
+//! message for programs.
+
+use std::io::{self, Write};
+
+use serde_json::{Map, Value};
+
+use crate::summary::{IdValue, Invalid, Summary};
+
+/// How far either side of a fault the excerpt reaches, in bytes.
+const EXCERPT_REACH: usize = 36;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// One line per message, with an excerpt under faults.
+    Text,
+    /// One JSON object per message, one per line.
+    Json,
+}
+
+/// Where a message is, and its bytes when they were read.
+pub struct Place<'a> {
+    pub file: &'a str,
+    pub line: u64,
+    pub bytes: Option<&'a [u8]>,
+}
+
+/// The verdict to print: one, or each backend's when they differ.
+pub enum Verdict<'s> {
+    One(&'s Summary),
+    Disagreement(&'s [(&'static str, Summary)]),
+}
+
+impl IdValue {
+    fn json(&self) -> Value {
+        match self {
+            IdValue::Str(s) => Value::from(s.as_str()),
+            IdValue::Int(n) => Value::from(*n),
+            IdValue::Null => Value::Null,
+        }
+    }
+
+    fn text(&self) -> String {
+        match self {
+            IdValue::Str(s) => format!("{s:?}"),
+            IdValue::Int(n) => n.to_string(),
+            IdValue::Null => "null".into(),
+        }
+    }
+}
+
+fn summary_json(summary: &Summary) -> Map<String, Value> {
+    let mut out = Map::new();
+    match summary {
+        Summary::Valid { kind, id, method, .. } => {
+            out.insert("kind".into(), kind.name().into());
+            out.insert("id".into(), id.as_ref().map_or(Value::Null, IdValue::json));
+            out.insert("method".into(), method.as_deref().map_or(Value::Null, Value::from));
+        }
+        Summary::Batch(items) => {
+            out.insert("kind".into(), "batch".into());
+            out.insert("id".into(), Value::Null);
+            out.insert("method".into(), Value::Null);
+            let items = items.iter().map(|item| Value::Object(summary_json(item))).collect();
+            out.insert("items".into(), Value::Array(items));
+        }
+        Summary::Invalid(Invalid { reason, offset, id }) => {
+            out.insert("kind".into(), "invalid".into());
+            out.insert("id".into(), id.as_ref().map_or(Value::Null, IdValue::json));
+            out.insert("method".into(), Value::Null);
+            out.insert("code".into(), reason.code().into());
+            out.insert("reason".into(), reason.name().into());
+            out.insert("message".into(), reason.message().into());
+            out.insert("offset".into(), (*offset).into());
+            if let Some(hint) = reason.hint() {
+                out.insert("hint".into(), hint.into());
+            }
+        }
+    }
+    out
+}
+
+/// One JSON object, on one line.
+pub fn json_line(out: &mut impl Write, place: &Place<'_>, verdict: &Verdict<'_>) -> io::Result<()> {
+    let mut object = Map::new();
+    object.insert("file".into(), place.file.into());
+    object.insert("line".into(), place.line.into());
+    match verdict {
+        Verdict::One(summary) => object.extend(summary_json(summary)),
+        Verdict::Disagreement(each) => {
+            if let Some((_, first)) = each.first() {
+                object.extend(summary_json(first));
+            }
+            object.insert("disagreement".into(), true.into());
+            let backends = each.iter().map(|(name, s)| ((*name).to_owned(), Value::Object(summary_json(s))));
+            object.insert("backends".into(), Value::Object(backends.collect()));
+        }
+    }
+    serde_json::to_writer(&mut *out, &Value::Object(object)).map_err(io::Error::other)?;
+    writeln!(out)
+}
+
+fn valid_text(kind: &str, id: Option<&IdValue>, method: Option<&str>) -> String {
+    let mut s = kind.to_owned();
+    if let Some(id) = id {
+        s.push_str(&format!(" id={}", id.text()));
+    }
+    if let Some(method) = method {
+        s.push_str(&format!(" method={method:?}"));
+    }
+    s
+}
+
+/// Line and column (1-based, in bytes) of `offset` within a message that
+/// starts at `line`.
+fn position(bytes: &[u8], line: u64, offset: usize) -> (u64, usize) {
+    let before = bytes.get(..offset.min(bytes.len())).unwrap_or_default();
+    let newlines = before.iter().filter(|&&b| b == b'\n').count() as u64;
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1);
+    (line + newlines, offset - line_start + 1)
+}
+
+/// A short excerpt of the line holding `offset`, and a caret under it.
+fn excerpt(bytes: &[u8], offset: usize) -> (String, String) {
+    let offset = offset.min(bytes.len());
+    let line_start = bytes.get(..offset).unwrap_or_default().iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1);
+    let line_end =
+        bytes.get(offset..).unwrap_or_default().iter().position(|&b| b == b'\n').map_or(bytes.len(), |n| offset + n);
+    let mut start = offset.saturating_sub(EXCERPT_REACH).max(line_start);
+    // Do not start inside a UTF-8 sequence.
+    while start < offset && bytes.get(start).is_some_and(|b| (0x80..0xC0).contains(b)) {
+        start += 1;
+    }
+    let end = (offset + EXCERPT_REACH).min(line_end);
+    let show = |b: &[u8]| -> String {
+        String::from_utf8_lossy(b).chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
+    };
+    let lead = if start > line_start { "…" } else { "" };
+    let tail = if end < line_end { "…" } else { "" };
+    let before = show(bytes.get(start..offset).unwrap_or_default());
+    let text = format!("{lead}{before}{}{tail}", show(bytes.get(offset..end).unwrap_or_default()));
+    let caret = format!("{}^", " ".repeat(lead.chars().count() + before.chars().count()));
+    (text, caret)
+}
+
+fn invalid_text(
+    out: &mut impl Write,
+    head: &str,
+    invalid: &Invalid,
+    bytes: Option<&[u8]>,
+    indent: &str,
+) -> io::Result<()> {
+    let Invalid { reason, offset, id } = invalid;
+    write!(out, "{head}invalid {} {}: {}", reason.code(), reason.name(), reason.message())?;
+    if let Some(id) = id {
+        write!(out, " (id={})", id.text())?;
+    }
+    writeln!(out)?;
+    if let Some(hint) = reason.hint() {
+        writeln!(out, "{indent}  hint: {hint}")?;
+    }
+    if let Some(bytes) = bytes.filter(|b| !b.is_empty()) {
+        let (text, caret) = excerpt(bytes, *offset);
+        writeln!(out, "{indent}  | {text}")?;
+        writeln!(out, "{indent}  | {caret}")?;
+    }
+    Ok(())
+}
+
+fn summary_text(out: &mut impl Write, place: &Place<'_>, summary: &Summary) -> io::Result<()> {
+    let Place { file, line, bytes } = *place;
+    match summary {
+        Summary::Valid { kind, id, method, .. } => {
+            writeln!(out, "{file}:{line}: {}", valid_text(kind.name(), id.as_ref(), method.as_deref()))
+        }
+        Summary::Invalid(invalid) => {
+            let (line, column) = bytes.map_or((line, 1), |b| position(b, line, invalid.offset));
+            invalid_text(out, &format!("{file}:{line}:{column}: "), invalid, bytes, "")
+        }
+        Summary::Batch(items) => {
+            writeln!(out, "{file}:{line}: batch of {}", items.len())?;
+            for (i, item) in items.iter().enumerate() {
+                match item {
+                    Summary::Valid { kind, id, method, .. } => {
+                        writeln!(out, "  [{i}] {}", valid_text(kind.name(), id.as_ref(), method.as_deref()))?;
+                    }
+                    Summary::Invalid(invalid) => {
+                        let head = format!("  [{i}] at byte {}: ", invalid.offset);
+                        invalid_text(out, &head, invalid, bytes, "    ")?;
+                    }
+                    Summary::Batch(_) => writeln!(out, "  [{i}] batch")?,
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// One readable line (or a few, for faults and batches).
+pub fn text(out: &mut impl Write, place: &Place<'_>, verdict: &Verdict<'_>) -> io::Result<()> {
+    match verdict {
+        Verdict::One(summary) => summary_text(out, place, summary),
+        Verdict::Disagreement(each) => {
+            writeln!(out, "{}:{}: backends disagree", place.file, place.line)?;
+            for (name, summary) in each.iter() {
+                let label = format!("{}[{name}]", place.file);
+                summary_text(out, &Place { file: &label, ..*place }, summary)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_caret_sits_under_the_offending_byte() {
+        let (text, caret) = excerpt(br#"{"jsonrpc":"2.0","id":1,"id":2}"#, 24);
+        assert_eq!(text, r#"{"jsonrpc":"2.0","id":1,"id":2}"#);
+        assert_eq!(caret.len() - 1, 24);
+    }
+
+    #[test]
+    fn long_lines_are_cut_around_the_fault_without_splitting_characters() {
+        let line = format!("{}é{}X{}", "a".repeat(100), "b".repeat(34), "c".repeat(100));
+        let at = line.find('X').unwrap_or(0);
+        let (text, caret) = excerpt(line.as_bytes(), at);
+        assert!(text.starts_with('…') && text.ends_with('…'), "{text}");
+        assert_eq!(text.chars().nth(caret.chars().count() - 1), Some('X'));
+    }
+
+    #[test]
+    fn a_disagreement_shows_each_backend_s_verdict() {
+        use mcp_envelope::{Kind, Reason};
+        let valid =
+            Summary::Valid { kind: Kind::Request, id: Some(IdValue::Int(1)), method: Some("m".into()), payload: None };
+        let invalid = Summary::Invalid(Invalid { reason: Reason::InvalidNumber, offset: 3, id: None });
+        let each = [("serde", valid), ("simd", invalid)];
+        let place = Place { file: "f", line: 2, bytes: Some(b"[1e400]") };
+        let mut out = Vec::new();
+        json_line(&mut out, &place, &Verdict::Disagreement(&each)).unwrap_or_default();
+        let line: Value = serde_json::from_slice(&out).unwrap_or_default();
+        assert_eq!(line["disagreement"], true);
+        assert_eq!(line["kind"], "request");
+        assert_eq!(line["backends"]["simd"]["reason"], "invalid-number");
+        let mut out = Vec::new();
+        text(&mut out, &place, &Verdict::Disagreement(&each)).unwrap_or_default();
+        let shown = String::from_utf8_lossy(&out);
+        assert!(shown.starts_with("f:2: backends disagree\nf[serde]:2: request id=1"), "{shown}");
+        assert!(shown.contains("f[simd]:2:4: invalid -32700 invalid-number"), "{shown}");
+    }
+
+    #[test]
+    fn positions_count_lines_within_whole_file_messages() {
+        assert_eq!(position(b"{\n  \"a\": x\n}", 1, 9), (2, 8));
+    }
+}

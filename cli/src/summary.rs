@@ -1,0 +1,83 @@
+//! What the CLI reports of one message, owned, so the verdicts of two
+//! backends can be compared (payload spans included) and rendered.
+
+use std::ops::Range;
+
+use mcp_envelope::{Envelope, Error, Id, Kind, Message, Reason};
+
+/// An id as the output shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IdValue {
+    Str(String),
+    Int(i64),
+    Null,
+}
+
+impl From<&Id<'_>> for IdValue {
+    fn from(id: &Id<'_>) -> Self {
+        match id {
+            Id::Str(s) => IdValue::Str(s.to_string()),
+            Id::Int(n) => IdValue::Int(*n),
+            Id::Null => IdValue::Null,
+        }
+    }
+}
+
+/// An invalid message (or batch item).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Invalid {
+    pub reason: Reason,
+    /// Byte offset of the fault within the message.
+    pub offset: usize,
+    pub id: Option<IdValue>,
+}
+
+impl Invalid {
+    pub fn from_error(e: &Error<'_>) -> Invalid {
+        Invalid { reason: e.reason(), offset: e.offset(), id: e.id().map(IdValue::from) }
+    }
+}
+
+/// The verdict on one message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Summary {
+    Valid { kind: Kind, id: Option<IdValue>, method: Option<String>, payload: Option<Range<usize>> },
+    Batch(Vec<Summary>),
+    Invalid(Invalid),
+}
+
+impl Summary {
+    pub fn of(input: &[u8], outcome: &Result<Envelope<'_>, Error<'_>>) -> Summary {
+        match outcome {
+            Ok(Envelope::Single(m)) => Summary::message(input, m),
+            Ok(Envelope::Batch(items)) => Summary::Batch(
+                items
+                    .iter()
+                    .map(|item| match item {
+                        Ok(m) => Summary::message(input, m),
+                        Err(e) => Summary::Invalid(Invalid::from_error(e)),
+                    })
+                    .collect(),
+            ),
+            Err(e) => Summary::Invalid(Invalid::from_error(e)),
+        }
+    }
+
+    fn message(input: &[u8], m: &Message<'_>) -> Summary {
+        Summary::Valid {
+            kind: m.kind(),
+            id: m.id().map(IdValue::from),
+            method: m.method().map(str::to_owned),
+            payload: m.payload().and_then(|p| p.span_in(input)),
+        }
+    }
+
+    /// True if this message, or any item of this batch, is invalid.
+    pub fn has_invalid(&self) -> bool {
+        match self {
+            Summary::Valid { .. } => false,
+            Summary::Batch(items) => items.iter().any(Summary::has_invalid),
+            Summary::Invalid(_) => true,
+        }
+    }
+}
