@@ -90,7 +90,7 @@ pub use parser::{DefaultBackend, Parser};
 pub use revision::{IdReuse, Revision, UnknownRevision};
 
 /// Checks that `json` is one JSON value under the rules (the same check the
-/// parser applies to payloads), for building messages with [`write`].
+/// parser applies to payloads), for building messages with [`write`](mod@write).
 ///
 /// # Errors
 /// The first fault, as the parser would report it.

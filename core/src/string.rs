@@ -110,6 +110,7 @@ pub(crate) fn scan(bytes: &[u8], at: usize) -> Result<usize, Fault> {
 
 /// True when every escape in `raw` (a whole JSON value, already checked for
 /// syntax by a backend) is well formed, surrogates included.
+#[cfg_attr(not(feature = "serde_json"), allow(dead_code))]
 pub(crate) fn escapes_are_sound(raw: &[u8]) -> bool {
     let mut i = 0;
     while let Some(n) = raw.get(i..).and_then(|rest| memchr::memchr(b'\\', rest)) {

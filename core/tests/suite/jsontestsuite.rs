@@ -18,6 +18,7 @@ fn json_verdict<B: Backend>(input: &[u8]) -> Option<(&'static str, usize)> {
 }
 
 fn verdicts(input: &[u8]) -> Vec<(&'static str, Option<(&'static str, usize)>)> {
+    #[cfg_attr(not(feature = "simd-json"), allow(unused_mut))]
     let mut out = vec![("serde", json_verdict::<SerdeJson>(input)), ("reference", json_verdict::<Reference>(input))];
     #[cfg(feature = "simd-json")]
     out.push(("simd", json_verdict::<mcp_envelope::backend::SimdJson>(input)));
