@@ -66,6 +66,8 @@ extern crate alloc;
 extern crate std;
 
 pub mod backend;
+#[cfg(all(feature = "serde_json", feature = "simd-json"))]
+pub mod check;
 mod classify;
 pub mod codes;
 mod envelope;

@@ -12,6 +12,7 @@ mod ids;
 mod jsonrpc_spec;
 mod jsontestsuite;
 mod mcp_examples;
+mod properties;
 mod reasons;
 mod rules_envelope;
 mod rules_json;

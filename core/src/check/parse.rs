@@ -1,0 +1,149 @@
+//! Self-consistency of one backend's verdicts.
+
+use alloc::vec::Vec;
+
+use super::{LIMITS, Outcome, shown};
+use crate::backend::{Backend, SerdeJson, SimdJson};
+use crate::codes::{self, CodeClass};
+use crate::envelope::{Envelope, Message};
+use crate::error::Reason;
+use crate::limits::Limits;
+use crate::parser::Parser;
+use crate::revision::Revision;
+use crate::{check_json, write};
+
+/// [`parse_one`] on the serde_json backend.
+pub fn parse_serde(input: &[u8]) {
+    parse_one::<SerdeJson>(input);
+}
+
+/// [`parse_one`] on the simd-json backend.
+pub fn parse_simd(input: &[u8]) {
+    parse_one::<SimdJson>(input);
+}
+
+/// Under every revision and both limit sets: an error's offset lies inside
+/// the input and its code matches its reason; a -32600 is valid JSON and a
+/// -32700 (other than a limit) is invalid JSON with the same fault, by the
+/// core's scanner; a valid envelope's payloads are valid JSON, inside the
+/// input, and each message written back out parses to itself.
+fn parse_one<B: Backend>(input: &[u8]) {
+    for limits in LIMITS {
+        for revision in Revision::ALL {
+            let mut parser = Parser::<B>::new(revision).with_limits(limits);
+            let outcome = parser.parse(input);
+            consistent::<B>(input, revision, limits, &outcome);
+        }
+    }
+}
+
+fn consistent<B: Backend>(input: &[u8], revision: Revision, limits: Limits, outcome: &Outcome<'_>) {
+    let ctx = || alloc::format!("{} under {revision}, {limits:?}, on {}", B::NAME, shown(input));
+    match outcome {
+        Err(e) => {
+            assert!(e.offset() <= input.len().max(limits.max_size), "offset {} outside {}", e.offset(), ctx());
+            assert_eq!(e.code(), e.reason().code(), "{}", ctx());
+            if e.reason().is_parse_error() {
+                assert!(e.id().is_none(), "a parse error recovered an id: {}", ctx());
+            }
+            judge_json(input, e.reason(), e.offset(), &ctx);
+            answerable::<B>(e, revision, &ctx);
+        }
+        Ok(envelope) => {
+            let json = core::str::from_utf8(input).ok().map(check_json);
+            assert!(matches!(json, Some(Ok(_))), "accepted invalid JSON ({json:?}): {}", ctx());
+            if let Envelope::Batch(_) = envelope {
+                assert!(revision.allows_batches(), "a batch under {revision}: {}", ctx());
+            }
+            let messages: Vec<&Message<'_>> = match envelope {
+                Envelope::Single(m) => alloc::vec![m],
+                Envelope::Batch(items) => {
+                    for e in items.iter().filter_map(|i| i.as_ref().err()) {
+                        assert!(e.offset() < input.len() && e.code() == -32600, "item fault {e:?}: {}", ctx());
+                    }
+                    items.iter().filter_map(|i| i.as_ref().ok()).collect()
+                }
+            };
+            for m in messages {
+                if let Message::Error(response) = m {
+                    classified(response.error.code, revision, &ctx);
+                }
+                if let Some(payload) = m.payload() {
+                    assert!(payload.span_in(input).is_some(), "payload not borrowed from the input: {}", ctx());
+                    assert!(check_json(payload.get()).is_ok(), "payload {payload:?} is not JSON: {}", ctx());
+                }
+                if limits == Limits::new() {
+                    round_trip::<B>(m, revision, &ctx);
+                }
+            }
+        }
+    }
+}
+
+/// A -32600 means the JSON was fine; a -32700 not caused by a limit or a
+/// pre-check names the same fault the core's scanner finds.
+fn judge_json(input: &[u8], reason: Reason, offset: usize, ctx: &dyn Fn() -> alloc::string::String) {
+    let Ok(text) = core::str::from_utf8(input) else { return };
+    let scanned = check_json(text);
+    if !reason.is_parse_error() {
+        assert!(scanned.is_ok(), "-32600 on invalid JSON ({scanned:?}): {}", ctx());
+        return;
+    }
+    let limit_or_precheck = matches!(
+        reason,
+        Reason::TooDeep | Reason::TooLarge | Reason::ByteOrderMark | Reason::HtmlPage | Reason::Empty
+    );
+    if !limit_or_precheck {
+        let fault = scanned.err().map(|f| (f.reason, f.offset));
+        assert_eq!(fault, Some((reason, offset)), "the scanner sees another fault: {}", ctx());
+    }
+}
+
+/// `write::error_for` turns the fault into an error response that parses,
+/// with the fault's code and the id it recovered.
+fn answerable<B: Backend>(e: &crate::Error<'_>, revision: Revision, ctx: &dyn Fn() -> alloc::string::String) {
+    let mut answer = Vec::new();
+    write::error_for(&mut answer, e);
+    let parsed = Parser::<B>::new(revision).parse(&answer);
+    let ok = matches!(&parsed, Ok(Envelope::Single(Message::Error(r)))
+        if r.error.code == i64::from(e.code()) && r.id.as_ref() == e.id());
+    assert!(ok, "the answer {} to {e:?} parsed as {parsed:?}: {}", shown(&answer), ctx());
+}
+
+/// `codes::classify` against the table of RULES.md section 3, written out
+/// plainly.
+fn classified(code: i64, revision: Revision, ctx: &dyn Fn() -> alloc::string::String) {
+    let class = codes::classify(code, revision);
+    let split = revision == Revision::V2026_07_28;
+    let expected_family = match code {
+        -32700 | -32603..=-32600 => "standard",
+        -32099..=-32000 if split && code > -32020 => "legacy",
+        -32099..=-32000 if split => "mcp",
+        -32099..=-32000 => "server",
+        -32768..=-32000 => "reserved",
+        _ => "application",
+    };
+    let family = match class {
+        CodeClass::Standard(_) => "standard",
+        CodeClass::Legacy => "legacy",
+        CodeClass::Mcp(_) if split => "mcp",
+        CodeClass::McpReserved => "mcp",
+        CodeClass::Mcp(_) | CodeClass::ServerDefined => "server",
+        CodeClass::JsonRpcReserved => "reserved",
+        CodeClass::Application => "application",
+    };
+    assert_eq!(family, expected_family, "code {code} classified as {class:?}: {}", ctx());
+}
+
+fn round_trip<B: Backend>(m: &Message<'_>, revision: Revision, ctx: &dyn Fn() -> alloc::string::String) {
+    let mut written = Vec::new();
+    write::message(&mut written, m);
+    let mut parser = Parser::<B>::new(revision);
+    let again = parser.parse(&written);
+    assert!(
+        matches!(&again, Ok(Envelope::Single(m2)) if m2 == m),
+        "write then parse changed {m:?} into {again:?} (wrote {}): {}",
+        shown(&written),
+        ctx()
+    );
+}

@@ -1,0 +1,103 @@
+//! The fuzz targets' checks under plain `cargo test`: bolero runs each on
+//! random input for a bounded time (MCP_ENVELOPE_PROPERTY_SECONDS, default
+//! 2), and every regression file and seed file is replayed through its
+//! target's check.
+
+use std::path::Path;
+use std::time::Duration;
+
+use mcp_envelope::check;
+
+use crate::support::{files, testdata};
+
+fn budget() -> Duration {
+    let seconds = std::env::var("MCP_ENVELOPE_PROPERTY_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(2.0);
+    Duration::from_secs_f64(seconds)
+}
+
+#[test]
+fn property_parse_serde() {
+    bolero::check!().with_test_time(budget()).for_each(check::parse_serde);
+}
+
+#[test]
+fn property_parse_simd() {
+    bolero::check!().with_test_time(budget()).for_each(check::parse_simd);
+}
+
+#[test]
+fn property_differential() {
+    bolero::check!().with_test_time(budget()).for_each(check::differential);
+}
+
+#[test]
+fn property_structured() {
+    // Raw bytes decoded by `arbitrary`, exactly as libFuzzer feeds the
+    // target (bolero's own `with_arbitrary` adapter generates nothing for a
+    // recursive type like `Sketch`).
+    bolero::check!().with_test_time(budget()).for_each(check::structured_bytes);
+}
+
+#[test]
+fn property_stream() {
+    bolero::check!().with_test_time(budget()).for_each(check::stream);
+}
+
+#[test]
+fn property_ids() {
+    bolero::check!().with_test_time(budget()).for_each(check::ids);
+}
+
+/// The check each fuzz target runs, by target name.
+pub fn target(name: &str) -> Option<fn(&[u8])> {
+    Some(match name {
+        "parse_serde" => check::parse_serde,
+        "parse_simd" => check::parse_simd,
+        "differential" => check::differential,
+        "structured" => check::structured_bytes,
+        "stream" => check::stream,
+        "ids" => check::ids,
+        _ => return None,
+    })
+}
+
+fn regressions() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/regressions")
+}
+
+#[test]
+fn every_regression_file_is_replayed_through_its_target_and_has_a_note() {
+    let root = regressions();
+    for name in ["parse_serde", "parse_simd", "differential", "structured", "stream", "ids"] {
+        assert!(root.join(name).join("NOTES.md").is_file(), "fuzz/regressions/{name}/NOTES.md is missing");
+    }
+    for dir in std::fs::read_dir(&root).unwrap() {
+        let dir = dir.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let check = target(&name).unwrap_or_else(|| panic!("fuzz/regressions/{name}: no such target"));
+        let notes = std::fs::read_to_string(dir.join("NOTES.md")).unwrap_or_default();
+        for (file, bytes) in files(&dir).into_iter().filter(|(f, _)| f != "NOTES.md") {
+            assert!(notes.contains(&format!("`{file}`")), "fuzz/regressions/{name}/{file} has no note in NOTES.md");
+            check(&bytes);
+        }
+    }
+}
+
+#[test]
+fn seed_files_pass_every_byte_level_check() {
+    let mut seeds = files(&testdata().join("jsontestsuite/test_parsing"));
+    let examples = testdata().join("mcp-spec/2026-07-28/examples");
+    for dir in std::fs::read_dir(examples).unwrap() {
+        seeds.extend(files(&dir.unwrap().path()));
+    }
+    for (name, bytes) in &seeds {
+        for check in [check::parse_serde, check::parse_simd, check::differential] {
+            let run = std::panic::catch_unwind(|| check(bytes));
+            assert!(run.is_ok(), "{name}");
+        }
+    }
+}
+

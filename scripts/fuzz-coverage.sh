@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Line coverage of core/src reached by each fuzz target's corpus, and by all
+# of them together, as a table, so gaps in the fuzzing are visible.
+#
+#   scripts/fuzz-coverage.sh [--table FILE] [TARGET...]
+#
+# Uses the working corpora in fuzz/corpus/<target>/ (run scripts/fuzz.sh
+# first to grow them; a missing corpus is seeded as fuzz.sh seeds it).
+# Needs nightly and its llvm-tools component (installed when missing).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+table_out=""
+targets=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --table) table_out="$2"; shift 2 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    -*) echo "fuzz-coverage.sh: unknown option $1" >&2; exit 2 ;;
+    *) targets+=("$1"); shift ;;
+  esac
+done
+[ ${#targets[@]} -gt 0 ] || targets=(parse_serde parse_simd differential structured stream ids)
+
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  cargo install cargo-fuzz --locked
+fi
+sysroot=$(rustc +nightly --print sysroot)
+tools="$sysroot/lib/rustlib/$(rustc +nightly -vV | sed -n 's/^host: //p')/bin"
+if [ ! -x "$tools/llvm-cov" ]; then
+  rustup component add llvm-tools-preview --toolchain nightly >&2
+fi
+unset RUSTFLAGS
+
+# shellcheck source=scripts/lib/fuzz-corpus.sh
+source scripts/lib/fuzz-corpus.sh
+
+src="$PWD/core/src"
+bin_dir=fuzz/target/x86_64-unknown-linux-gnu/coverage/x86_64-unknown-linux-gnu/release
+profiles=()
+objects=()
+declare -A lines_hit lines_all
+report_totals() {
+  # The TOTAL row of `llvm-cov report`: columns 8 and 9 are lines and missed lines.
+  "$tools/llvm-cov" report "$@" "$src" | awk '/^TOTAL/ {print $8, $9}'
+}
+
+for target in "${targets[@]}"; do
+  [ -d "fuzz/corpus/$target" ] && [ -n "$(ls -A "fuzz/corpus/$target" 2>/dev/null)" ] || prepare_corpus "$target"
+  echo "== coverage of $target ($(find "fuzz/corpus/$target" -type f | wc -l) corpus files)" >&2
+  cargo +nightly fuzz coverage "$target" "fuzz/corpus/$target" > "target/fuzz-coverage-$target.log" 2>&1
+  profile=fuzz/coverage/$target/coverage.profdata
+  profiles+=("$profile")
+  objects+=(-object "$bin_dir/$target")
+  read -r all missed < <(report_totals "$bin_dir/$target" -instr-profile="$profile")
+  lines_all[$target]=$all
+  lines_hit[$target]=$((all - missed))
+done
+
+"$tools/llvm-profdata" merge -sparse "${profiles[@]}" -o fuzz/coverage/all.profdata
+first=${objects[1]}
+read -r all missed < <(report_totals "$first" "${objects[@]:2}" -instr-profile=fuzz/coverage/all.profdata)
+
+table() {
+  echo "| target | lines of core/src covered | lines | coverage |"
+  echo "|---|---|---|---|"
+  for target in "${targets[@]}"; do
+    awk -v t="$target" -v h="${lines_hit[$target]}" -v a="${lines_all[$target]}" \
+      'BEGIN { printf "| %s | %d | %d | %.1f %% |\n", t, h, a, a ? 100 * h / a : 0 }'
+  done
+  awk -v h="$((all - missed))" -v a="$all" 'BEGIN { printf "| **all targets** | %d | %d | **%.1f %%** |\n", h, a, a ? 100 * h / a : 0 }'
+}
+table
+[ -n "$table_out" ] && table > "$table_out"
+echo >&2
+echo "per-file detail: $tools/llvm-cov report $first ${objects[*]:2} -instr-profile=fuzz/coverage/all.profdata $src" >&2
