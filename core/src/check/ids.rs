@@ -42,7 +42,7 @@ pub fn ids(input: &[u8]) {
                 }
             }
             assert_eq!(tracker.len(), in_flight.len(), "size under {revision}");
-            assert_eq!(in_flight.iter().all(|id| tracker.is_in_flight(id)), true);
+            assert!(in_flight.iter().all(|id| tracker.is_in_flight(id)), "tracker lost an id under {revision}");
         }
     }
 }

@@ -89,10 +89,8 @@ fn judge_json(input: &[u8], reason: Reason, offset: usize, ctx: &dyn Fn() -> all
         assert!(scanned.is_ok(), "-32600 on invalid JSON ({scanned:?}): {}", ctx());
         return;
     }
-    let limit_or_precheck = matches!(
-        reason,
-        Reason::TooDeep | Reason::TooLarge | Reason::ByteOrderMark | Reason::HtmlPage | Reason::Empty
-    );
+    let limit_or_precheck =
+        matches!(reason, Reason::TooDeep | Reason::TooLarge | Reason::ByteOrderMark | Reason::HtmlPage | Reason::Empty);
     if !limit_or_precheck {
         let fault = scanned.err().map(|f| (f.reason, f.offset));
         assert_eq!(fault, Some((reason, offset)), "the scanner sees another fault: {}", ctx());

@@ -66,9 +66,16 @@ pub enum IdSketch {
 #[derive(Arbitrary, Clone, Debug)]
 pub enum KindSketch {
     /// A request with an id, a notification without.
-    Call { method: Text, params: Option<Value> },
+    Call {
+        method: Text,
+        params: Option<Value>,
+    },
     Result(Value),
-    Error { code: Number, message: Text, data: Option<Value> },
+    Error {
+        code: Number,
+        message: Text,
+        data: Option<Value>,
+    },
 }
 
 #[derive(Arbitrary, Clone, Debug)]
@@ -102,7 +109,10 @@ pub enum Value {
     Bool(bool),
     Number(Number),
     /// A number of `digits` digits with exponent `exp`: beyond f64 and u64.
-    Big { digits: u8, exp: i16 },
+    Big {
+        digits: u8,
+        exp: i16,
+    },
     Str(Text),
     Array(Vec<Value>),
     Object(Vec<(Text, Value)>),
@@ -183,7 +193,7 @@ impl Writer {
                     }
                 }
                 Piece::Short(n) => {
-                    let (written, c) = [
+                    const SHORT: [(&str, char); 8] = [
                         ("\\\"", '"'),
                         ("\\\\", '\\'),
                         ("\\/", '/'),
@@ -192,7 +202,8 @@ impl Writer {
                         ("\\n", '\n'),
                         ("\\r", '\r'),
                         ("\\t", '\t'),
-                    ][usize::from(n % 8)];
+                    ];
+                    let (written, c) = SHORT.get(usize::from(n % 8)).copied().unwrap_or(("\\n", '\n'));
                     self.out.push_str(written);
                     decoded.push(c);
                 }
@@ -296,7 +307,9 @@ impl Writer {
                 }
             }
             KindSketch::Result(v) => members.push(("result", Member::Value(v))),
-            KindSketch::Error { code, message, data } => members.push(("error", Member::Error(code, message, data.as_ref()))),
+            KindSketch::Error { code, message, data } => {
+                members.push(("error", Member::Error(code, message, data.as_ref())))
+            }
         }
         let known = members.len();
         let rotate = usize::from(e.rotate) % (known + e.extra.len()).max(1);
@@ -379,7 +392,9 @@ impl Writer {
             (Kind::Result, None) => self.clean = false,
             (Kind::Error, None) if !revision.allows_error_without_id() => self.clean = false,
             (Kind::Error, Some(IdSketch::Null)) => expected.id = None,
-            (Kind::Request | Kind::Result, Some(IdSketch::Null)) if !revision.allows_null_request_id() => self.clean = false,
+            (Kind::Request | Kind::Result, Some(IdSketch::Null)) if !revision.allows_null_request_id() => {
+                self.clean = false
+            }
             _ => {}
         }
         let clean = self.clean && version_ok;
@@ -524,8 +539,7 @@ pub fn structured(sketch: &Sketch) {
         Ok(Envelope::Batch(items)) => items.iter().map(|i| i.as_ref().ok().map(summary)).collect(),
         Err(_) => Vec::new(),
     };
-    let matches = got.len() == expected.len()
-        && got.iter().zip(&expected).all(|(g, e)| e.is_none() || g == e);
+    let matches = got.len() == expected.len() && got.iter().zip(&expected).all(|(g, e)| e.is_none() || g == e);
     assert!(matches, "under {}, {} parsed to {outcome:?}, expected {expected:?}", sketch.revision, shown(&bytes));
 }
 

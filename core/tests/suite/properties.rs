@@ -100,4 +100,3 @@ fn seed_files_pass_every_byte_level_check() {
         }
     }
 }
-

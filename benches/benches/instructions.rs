@@ -1,0 +1,103 @@
+//! Instruction counts (valgrind's callgrind, through gungraun) for the same
+//! contenders on the committed corpus: repeatable to a fraction of a percent
+//! on a noisy shared machine, so commits can be compared by them.
+//!
+//! Needs valgrind and `gungraun-runner` 0.20.0 (`scripts/bench.sh` installs
+//! the runner when it is missing).
+
+#![allow(
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a generator and harness over fixed data, not input-facing"
+)]
+
+mod common;
+
+use std::hint::black_box;
+
+use common::{Ours, Verdict, ours_serde, ours_simd};
+use gungraun::{library_benchmark, library_benchmark_group, main};
+use mcp_envelope::Revision;
+use mcp_envelope_benches::workspace_root;
+
+/// The messages of a committed corpus file: a `.jsonl` stream, or one
+/// adversarial file. Read in the setup, so not counted.
+fn load(name: &str) -> Vec<Vec<u8>> {
+    let path = workspace_root().join("corpus").join(name);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    if name.ends_with(".jsonl") {
+        bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()).map(<[u8]>::to_vec).collect()
+    } else {
+        vec![bytes]
+    }
+}
+
+fn count(verdicts: impl Iterator<Item = Verdict>) -> usize {
+    verdicts.filter(Option::is_some).count()
+}
+
+#[library_benchmark]
+#[benches::corpus(
+    args = ["realistic/small.jsonl", "realistic/medium.jsonl", "realistic/large.jsonl", "adversarial/escapes-64k.json", "adversarial/long-numbers.json", "adversarial/nesting-100000.json", "adversarial/truncated.json"],
+    setup = load
+)]
+fn mcp_envelope_serde(messages: Vec<Vec<u8>>) -> usize {
+    let mut ours = Ours::new(Revision::V2026_07_28);
+    black_box(count(messages.iter().map(|m| ours_serde(&mut ours.serde, black_box(m)))))
+}
+
+#[library_benchmark]
+#[benches::corpus(
+    args = ["realistic/small.jsonl", "realistic/medium.jsonl", "realistic/large.jsonl", "adversarial/escapes-64k.json", "adversarial/long-numbers.json", "adversarial/nesting-100000.json", "adversarial/truncated.json"],
+    setup = load
+)]
+fn mcp_envelope_simd(messages: Vec<Vec<u8>>) -> usize {
+    let mut ours = Ours::new(Revision::V2026_07_28);
+    black_box(count(messages.iter().map(|m| ours_simd(&mut ours.simd, black_box(m)))))
+}
+
+#[library_benchmark]
+#[benches::corpus(args = ["realistic/small.jsonl", "realistic/medium.jsonl", "realistic/large.jsonl"], setup = load)]
+fn serde_json_rawvalue_struct(messages: Vec<Vec<u8>>) -> usize {
+    black_box(count(messages.iter().map(|m| common::serde_raw_struct(black_box(m)))))
+}
+
+#[library_benchmark]
+#[benches::corpus(args = ["realistic/small.jsonl", "realistic/medium.jsonl", "realistic/large.jsonl"], setup = load)]
+fn serde_json_value(messages: Vec<Vec<u8>>) -> usize {
+    black_box(count(messages.iter().map(|m| common::serde_value(black_box(m)))))
+}
+
+#[library_benchmark]
+#[benches::corpus(args = ["realistic/small.jsonl", "realistic/medium.jsonl", "realistic/large.jsonl"], setup = load)]
+fn rmcp_untyped(messages: Vec<Vec<u8>>) -> usize {
+    black_box(count(messages.iter().map(|m| common::rmcp_untyped(black_box(m)))))
+}
+
+#[library_benchmark]
+#[benches::corpus(args = ["realistic/small.jsonl", "realistic/medium.jsonl", "realistic/large.jsonl"], setup = load)]
+fn sonic_rs_lazyvalue(messages: Vec<Vec<u8>>) -> usize {
+    black_box(count(messages.iter().map(|m| common::sonic_lazy(black_box(m)))))
+}
+
+#[library_benchmark]
+#[benches::corpus(args = ["realistic/small.jsonl", "realistic/medium.jsonl", "realistic/large.jsonl"], setup = load)]
+fn utf8_floor(messages: Vec<Vec<u8>>) -> usize {
+    black_box(count(messages.iter().map(|m| common::utf8_floor(black_box(m)))))
+}
+
+library_benchmark_group!(
+    name = contenders,
+    benchmarks = [
+        mcp_envelope_serde,
+        mcp_envelope_simd,
+        serde_json_rawvalue_struct,
+        serde_json_value,
+        rmcp_untyped,
+        sonic_rs_lazyvalue,
+        utf8_floor
+    ]
+);
+
+main!(library_benchmark_groups = contenders);

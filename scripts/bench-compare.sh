@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Compares the benchmarks of two commits, built from git worktrees and run in
+# one session, alternating, so that a noisy machine hurts both alike.
+#
+#   scripts/bench-compare.sh BASE [HEAD] [--rounds N] [--threshold PCT] [--filter REGEX]
+#                            [--no-instructions] [--out DIR]
+#
+# Prints a Markdown table (bench, base, head, ratio, verdict) from criterion's
+# statistics and callgrind instruction counts; writes it with an SVG chart of
+# throughput per backend and peer into DIR (default bench-results/compare-...),
+# appends both commits to bench-results/history.jsonl and redraws
+# bench-results/history.svg. Exits 1 when an instruction count regresses by
+# more than --threshold percent (default 5), 2 on a usage or build error.
+#
+# Defaults: HEAD, 3 rounds, the realistic groups (every peer) and our
+# backends on the adversarial cases.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+
+rounds=3
+threshold=5
+filter='^(realistic|adversarial/mcp-envelope)'
+instructions=1
+out=""
+positional=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rounds) rounds="$2"; shift 2 ;;
+    --threshold) threshold="$2"; shift 2 ;;
+    --filter) filter="$2"; shift 2 ;;
+    --no-instructions) instructions=0; shift ;;
+    --out) out="$2"; shift 2 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -*) echo "bench-compare.sh: unknown option $1" >&2; exit 2 ;;
+    *) positional+=("$1"); shift ;;
+  esac
+done
+[ ${#positional[@]} -ge 1 ] || { sed -n '2,17p' "$0" >&2; exit 2; }
+base=$(git rev-parse --verify "${positional[0]}^{commit}") || { echo "bench-compare.sh: no commit ${positional[0]}" >&2; exit 2; }
+head=$(git rev-parse --verify "${positional[1]:-HEAD}^{commit}") || { echo "bench-compare.sh: no commit ${positional[1]}" >&2; exit 2; }
+short_base=$(git rev-parse --short "$base")
+short_head=$(git rev-parse --short "$head")
+[ -n "$out" ] || out="bench-results/compare-$short_base-$short_head-$(date -u +%Y%m%dT%H%M%SZ)"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+if [ "$instructions" = 1 ]; then
+  if command -v valgrind >/dev/null; then
+    want=$(awk '/^name = "gungraun"$/ {getline; gsub(/[^0-9.]/, ""); print; exit}' Cargo.lock)
+    if [ "$(gungraun-runner --version 2>/dev/null | awk '{print $2}')" != "$want" ]; then
+      cargo install gungraun-runner --version "$want" --locked >&2
+    fi
+  else
+    echo "bench-compare.sh: no valgrind: wall clock only" >&2
+    instructions=0
+  fi
+fi
+
+work=$(mktemp -d)
+cleanup() {
+  git -C "$repo" worktree remove --force "$work/base" >/dev/null 2>&1 || true
+  git -C "$repo" worktree remove --force "$work/head" >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+# One target folder for both sides: dependencies build once; each side's own
+# crates live at their own paths, so they never overwrite each other.
+export CARGO_TARGET_DIR="$repo/target/compare"
+
+declare -A throughput_bin instructions_bin
+for side in base head; do
+  commit=${!side}
+  git -C "$repo" worktree add --detach --quiet "$work/$side" "$commit"
+  echo "== building $side ($(git rev-parse --short "$commit"))" >&2
+  if ! (cd "$work/$side" && cargo bench -p mcp-envelope-benches --no-run --message-format=json) > "$work/$side.build.json" 2> "$work/$side.build.log"; then
+    tail -20 "$work/$side.build.log" >&2
+    echo "bench-compare.sh: $side ($commit) does not build its benchmarks" >&2
+    exit 2
+  fi
+  for bench in throughput instructions; do
+    exe=$(python3 - "$work/$side.build.json" "$bench" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    try:
+        m = json.loads(line)
+    except ValueError:
+        continue
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == sys.argv[2]:
+        print(m["executable"])
+PY
+)
+    [ -n "$exe" ] || { echo "bench-compare.sh: $side has no $bench benchmark" >&2; exit 2; }
+    if [ "$bench" = throughput ]; then throughput_bin[$side]=$exe; else instructions_bin[$side]=$exe; fi
+  done
+done
+
+declare -A criterion_dirs
+for round in $(seq 1 "$rounds"); do
+  # Alternate which side goes first, so drift over the session cancels out.
+  order=(base head)
+  [ $((round % 2)) -eq 0 ] && order=(head base)
+  for side in "${order[@]}"; do
+    echo "== round $round of $rounds: $side" >&2
+    dir="$out/$side/criterion-$round"
+    (cd "$work/$side/benches" && CRITERION_HOME="$dir" "${throughput_bin[$side]}" --bench --quick --noplot "$filter") \
+      > "$out/$side/throughput-$round.log" 2>&1 || { tail -20 "$out/$side/throughput-$round.log" >&2; exit 2; }
+    criterion_dirs[$side]="${criterion_dirs[$side]:-} $dir"
+  done
+done
+
+for side in base head; do
+  gungraun=()
+  if [ "$instructions" = 1 ]; then
+    echo "== instruction counts: $side" >&2
+    (cd "$work/$side/benches" && GUNGRAUN_HOME="$out/$side/gungraun" "${instructions_bin[$side]}" --bench --save-summary=json) \
+      > "$out/$side/instructions.log" 2>&1 || { tail -20 "$out/$side/instructions.log" >&2; exit 2; }
+    gungraun=(--gungraun "$out/$side/gungraun")
+  fi
+  commit=${!side}
+  # shellcheck disable=SC2086
+  BENCH_COMMIT=$(git rev-parse --short "$commit") python3 scripts/lib/benchdata.py collect \
+    --criterion ${criterion_dirs[$side]} "${gungraun[@]}" --verdicts "$work/$side/target/bench-verdicts.json" \
+    --out "$out/$side.json"
+done
+
+if ! git -C "$repo" diff --quiet "$base" "$head" -- corpus benches/src; then
+  echo "note: the corpus or its generator differs between the commits; wall-clock ratios compare different inputs" | tee "$out/NOTE" >&2
+fi
+
+set +e
+python3 scripts/lib/benchdata.py compare "$out/base.json" "$out/head.json" --threshold "$threshold" --out "$out/report.md"
+status=$?
+set -e
+python3 scripts/lib/benchdata.py chart "$out/head.json" --out "$out/throughput.svg"
+mkdir -p bench-results
+python3 scripts/lib/benchdata.py history-append "$out/base.json" --history bench-results/history.jsonl --commit "$short_base"
+python3 scripts/lib/benchdata.py history-append "$out/head.json" --history bench-results/history.jsonl --commit "$short_head"
+python3 scripts/lib/benchdata.py history-chart --history bench-results/history.jsonl --out bench-results/history.svg
+echo >&2
+echo "report: $out/report.md; chart: $out/throughput.svg; history: bench-results/history.svg" >&2
+exit "$status"
