@@ -37,52 +37,70 @@ fn count(verdicts: impl Iterator<Item = Verdict>) -> usize {
     verdicts.filter(Option::is_some).count()
 }
 
+// One function per contender, one benchmark per input, named after it.
+
 #[library_benchmark]
-#[benches::corpus(
-    args = ["realistic/small.jsonl", "realistic/medium.jsonl", "realistic/large.jsonl", "adversarial/escapes-64k.json", "adversarial/long-numbers.json", "adversarial/nesting-100000.json", "adversarial/truncated.json"],
-    setup = load
-)]
+#[bench::realistic_small(args = ("realistic/small.jsonl"), setup = load)]
+#[bench::realistic_medium(args = ("realistic/medium.jsonl"), setup = load)]
+#[bench::realistic_large(args = ("realistic/large.jsonl"), setup = load)]
+#[bench::adversarial_escapes(args = ("adversarial/escapes-64k.json"), setup = load)]
+#[bench::adversarial_long_numbers(args = ("adversarial/long-numbers.json"), setup = load)]
+#[bench::adversarial_nesting_100000(args = ("adversarial/nesting-100000.json"), setup = load)]
+#[bench::adversarial_truncated(args = ("adversarial/truncated.json"), setup = load)]
 fn mcp_envelope_serde(messages: Vec<Vec<u8>>) -> usize {
     let mut ours = Ours::new(Revision::V2026_07_28);
     black_box(count(messages.iter().map(|m| ours_serde(&mut ours.serde, black_box(m)))))
 }
 
 #[library_benchmark]
-#[benches::corpus(
-    args = ["realistic/small.jsonl", "realistic/medium.jsonl", "realistic/large.jsonl", "adversarial/escapes-64k.json", "adversarial/long-numbers.json", "adversarial/nesting-100000.json", "adversarial/truncated.json"],
-    setup = load
-)]
+#[bench::realistic_small(args = ("realistic/small.jsonl"), setup = load)]
+#[bench::realistic_medium(args = ("realistic/medium.jsonl"), setup = load)]
+#[bench::realistic_large(args = ("realistic/large.jsonl"), setup = load)]
+#[bench::adversarial_escapes(args = ("adversarial/escapes-64k.json"), setup = load)]
+#[bench::adversarial_long_numbers(args = ("adversarial/long-numbers.json"), setup = load)]
+#[bench::adversarial_nesting_100000(args = ("adversarial/nesting-100000.json"), setup = load)]
+#[bench::adversarial_truncated(args = ("adversarial/truncated.json"), setup = load)]
 fn mcp_envelope_simd(messages: Vec<Vec<u8>>) -> usize {
     let mut ours = Ours::new(Revision::V2026_07_28);
     black_box(count(messages.iter().map(|m| ours_simd(&mut ours.simd, black_box(m)))))
 }
 
 #[library_benchmark]
-#[benches::corpus(args = ["realistic/small.jsonl", "realistic/medium.jsonl", "realistic/large.jsonl"], setup = load)]
+#[bench::realistic_small(args = ("realistic/small.jsonl"), setup = load)]
+#[bench::realistic_medium(args = ("realistic/medium.jsonl"), setup = load)]
+#[bench::realistic_large(args = ("realistic/large.jsonl"), setup = load)]
 fn serde_json_rawvalue_struct(messages: Vec<Vec<u8>>) -> usize {
     black_box(count(messages.iter().map(|m| common::serde_raw_struct(black_box(m)))))
 }
 
 #[library_benchmark]
-#[benches::corpus(args = ["realistic/small.jsonl", "realistic/medium.jsonl", "realistic/large.jsonl"], setup = load)]
+#[bench::realistic_small(args = ("realistic/small.jsonl"), setup = load)]
+#[bench::realistic_medium(args = ("realistic/medium.jsonl"), setup = load)]
+#[bench::realistic_large(args = ("realistic/large.jsonl"), setup = load)]
 fn serde_json_value(messages: Vec<Vec<u8>>) -> usize {
     black_box(count(messages.iter().map(|m| common::serde_value(black_box(m)))))
 }
 
 #[library_benchmark]
-#[benches::corpus(args = ["realistic/small.jsonl", "realistic/medium.jsonl", "realistic/large.jsonl"], setup = load)]
+#[bench::realistic_small(args = ("realistic/small.jsonl"), setup = load)]
+#[bench::realistic_medium(args = ("realistic/medium.jsonl"), setup = load)]
+#[bench::realistic_large(args = ("realistic/large.jsonl"), setup = load)]
 fn rmcp_untyped(messages: Vec<Vec<u8>>) -> usize {
     black_box(count(messages.iter().map(|m| common::rmcp_untyped(black_box(m)))))
 }
 
 #[library_benchmark]
-#[benches::corpus(args = ["realistic/small.jsonl", "realistic/medium.jsonl", "realistic/large.jsonl"], setup = load)]
+#[bench::realistic_small(args = ("realistic/small.jsonl"), setup = load)]
+#[bench::realistic_medium(args = ("realistic/medium.jsonl"), setup = load)]
+#[bench::realistic_large(args = ("realistic/large.jsonl"), setup = load)]
 fn sonic_rs_lazyvalue(messages: Vec<Vec<u8>>) -> usize {
     black_box(count(messages.iter().map(|m| common::sonic_lazy(black_box(m)))))
 }
 
 #[library_benchmark]
-#[benches::corpus(args = ["realistic/small.jsonl", "realistic/medium.jsonl", "realistic/large.jsonl"], setup = load)]
+#[bench::realistic_small(args = ("realistic/small.jsonl"), setup = load)]
+#[bench::realistic_medium(args = ("realistic/medium.jsonl"), setup = load)]
+#[bench::realistic_large(args = ("realistic/large.jsonl"), setup = load)]
 fn utf8_floor(messages: Vec<Vec<u8>>) -> usize {
     black_box(count(messages.iter().map(|m| common::utf8_floor(black_box(m)))))
 }

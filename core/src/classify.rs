@@ -24,6 +24,9 @@ use crate::tape::{Node, NodeKind, Tape};
 /// (O(n log n)) instead of comparing every pair.
 const PAIRWISE_MEMBERS: usize = 8;
 
+/// The members that decide an envelope, in the order of [`Members`].
+const ENVELOPE_MEMBERS: [&str; 6] = ["jsonrpc", "id", "method", "params", "result", "error"];
+
 /// A member: indices of its name node and value node.
 #[derive(Clone, Copy, Debug)]
 struct Member {
@@ -109,29 +112,10 @@ impl<'a, 't> Classifier<'a, 't> {
         if self.node(object).kind != NodeKind::Object {
             return Err(Error::new(Fault::new(Reason::NotAnObject, start), None));
         }
-        let mut m = Members::default();
-        for member in self.members(object) {
-            let name = self.name(member.name);
-            let slot = if name.eq_str("jsonrpc") {
-                &mut m.jsonrpc
-            } else if name.eq_str("id") {
-                &mut m.id
-            } else if name.eq_str("method") {
-                &mut m.method
-            } else if name.eq_str("params") {
-                &mut m.params
-            } else if name.eq_str("result") {
-                &mut m.result
-            } else if name.eq_str("error") {
-                &mut m.error
-            } else {
-                continue;
-            };
-            slot.get_or_insert(member);
-        }
+        let ([jsonrpc, id, method, params, result, error], duplicate) = self.scan_members(object, ENVELOPE_MEMBERS);
+        let m = Members { jsonrpc, id, method, params, result, error };
 
         // The id to answer with if anything else is wrong.
-        let duplicate = self.first_repeated_name(object);
         let id_repeated = duplicate.is_some_and(|name| self.name(name).eq_str("id"));
         let recovered = match m.id {
             Some(id) if !id_repeated => self.id(id.value).ok().flatten(),
@@ -270,20 +254,11 @@ impl<'a, 't> Classifier<'a, 't> {
         if node.kind != NodeKind::Object {
             return Err(Fault::new(Reason::ErrorNotObject, node.start));
         }
-        if let Some(name) = self.first_repeated_name(value) {
+        let ([code, message, data], duplicate) = self.scan_members(value, ["code", "message", "data"]);
+        if let Some(name) = duplicate {
             return Err(Fault::new(Reason::DuplicateMember, self.node(name).start));
         }
-        let (mut code, mut message, mut data) = (None, None, None);
-        for member in self.members(value) {
-            let name = self.name(member.name);
-            if name.eq_str("code") {
-                code = Some(member.value);
-            } else if name.eq_str("message") {
-                message = Some(member.value);
-            } else if name.eq_str("data") {
-                data = Some(member.value);
-            }
-        }
+        let (code, message, data) = (code.map(|m| m.value), message.map(|m| m.value), data.map(|m| m.value));
         let code = code.ok_or(Fault::new(Reason::MissingErrorCode, node.start))?;
         let code_node = self.node(code);
         let code = match code_node.kind {
@@ -297,24 +272,45 @@ impl<'a, 't> Classifier<'a, 't> {
         Ok(ErrorObject { code, message, data })
     }
 
-    /// The name node of the first member (in document order) whose name
-    /// an earlier member already has.
-    fn first_repeated_name(&mut self, object: usize) -> Option<usize> {
-        let count = self.members(object).count();
-        if count <= PAIRWISE_MEMBERS {
-            let names: [Option<usize>; PAIRWISE_MEMBERS] = {
-                let mut names = [None; PAIRWISE_MEMBERS];
-                for (slot, m) in names.iter_mut().zip(self.members(object)) {
-                    *slot = Some(m.name);
+    /// One pass over the members of the expanded object at `object`: the
+    /// first member named after each of `wanted`, and the name node of the
+    /// first member (in document order) whose name an earlier member has.
+    /// Each name is decoded once; small objects compare names pairwise,
+    /// larger ones sort them (O(n log n), never quadratic).
+    fn scan_members<const K: usize>(
+        &mut self,
+        object: usize,
+        wanted: [&str; K],
+    ) -> ([Option<Member>; K], Option<usize>) {
+        let mut found = [None; K];
+        let mut seen: [Option<(usize, JsonStr<'a>)>; PAIRWISE_MEMBERS] = [None; PAIRWISE_MEMBERS];
+        let mut count = 0;
+        let mut repeated = None;
+        for member in self.members(object) {
+            let name = self.name(member.name);
+            if let Some(slot) = wanted.iter().position(|w| name.eq_str(w)).and_then(|i| found.get_mut(i)) {
+                slot.get_or_insert(member);
+            }
+            if repeated.is_none() {
+                if let Some(earlier) = seen.get(..count.min(PAIRWISE_MEMBERS)) {
+                    if earlier.iter().flatten().any(|(_, e)| e.cmp(name).is_eq()) {
+                        repeated = Some(member.name);
+                    }
                 }
-                names
-            };
-            let names = names.iter().flatten().copied();
-            return names.clone().enumerate().find_map(|(i, later)| {
-                let repeated = names.clone().take(i).any(|earlier| self.name(earlier).cmp(self.name(later)).is_eq());
-                repeated.then_some(later)
-            });
+                if let Some(slot) = seen.get_mut(count) {
+                    *slot = Some((member.name, name));
+                }
+            }
+            count += 1;
         }
+        if count > PAIRWISE_MEMBERS {
+            repeated = self.first_repeated_name_sorted(object);
+        }
+        (found, repeated)
+    }
+
+    /// The first repeated name of a large object, by sorting its names.
+    fn first_repeated_name_sorted(&mut self, object: usize) -> Option<usize> {
         let mut sorted = core::mem::take(self.names);
         sorted.clear();
         sorted.extend(self.members(object).map(|m| m.name));

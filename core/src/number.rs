@@ -59,6 +59,12 @@ pub(crate) fn scan(bytes: &[u8], at: usize) -> Result<usize, Fault> {
 /// `i64`. Linear in the length of the text, whatever its exponent.
 pub(crate) fn integer(text: &str) -> Option<i64> {
     let bytes = text.as_bytes();
+    // Fast path: plain digits, short enough not to overflow (the usual id).
+    let digits = bytes.strip_prefix(b"-").unwrap_or(bytes);
+    if (1..=18).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) {
+        let magnitude = digits.iter().fold(0i64, |n, &d| n * 10 + i64::from(d - b'0'));
+        return Some(if digits.len() < bytes.len() { -magnitude } else { magnitude });
+    }
     let (negative, unsigned) = match bytes.split_first() {
         Some((b'-', rest)) => (true, rest),
         _ => (false, bytes),

@@ -108,14 +108,35 @@ pub(crate) fn scan(bytes: &[u8], at: usize) -> Result<usize, Fault> {
     }
 }
 
-/// True when every escape in `raw` (a whole JSON value, already checked for
-/// syntax by a backend) is well formed, surrogates included.
+/// Whether `bytes` holds a backslash. Envelope strings are short, and below
+/// a few dozen bytes a plain loop beats memchr's set-up.
+#[inline]
+pub(crate) fn has_backslash(bytes: &[u8]) -> bool {
+    if bytes.len() < 32 { bytes.contains(&b'\\') } else { memchr::memchr(b'\\', bytes).is_some() }
+}
+
+/// True when no `\u` escape in `raw` is an unpaired surrogate. `raw` is
+/// JSON text whose escapes a backend has already checked in every other
+/// respect, so only `\u` needs looking at: found with one substring search,
+/// and skipped where it is the tail of an escaped backslash (`\\u`).
 #[cfg_attr(not(feature = "serde_json"), allow(dead_code))]
-pub(crate) fn escapes_are_sound(raw: &[u8]) -> bool {
-    let mut i = 0;
-    while let Some(n) = raw.get(i..).and_then(|rest| memchr::memchr(b'\\', rest)) {
-        match read_escape(raw, i + n) {
-            Ok((_, len)) => i += n + len,
+pub(crate) fn surrogates_are_paired(raw: &[u8]) -> bool {
+    // Most messages have no escape at all: one memchr says so more cheaply
+    // than setting up the substring search.
+    if memchr::memchr(b'\\', raw).is_none() {
+        return true;
+    }
+    let mut next = 0;
+    for at in memchr::memmem::find_iter(raw, b"\\u") {
+        if at < next {
+            continue; // the low half of a pair just read
+        }
+        let before = raw.get(..at).unwrap_or_default();
+        if before.iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 1 {
+            continue;
+        }
+        match read_escape(raw, at) {
+            Ok((_, len)) => next = at + len,
             Err(_) => return false,
         }
     }
@@ -134,8 +155,7 @@ impl<'a> JsonStr<'a> {
     /// `quoted` is a validated string token, quotes included.
     pub(crate) fn new(quoted: &'a str) -> JsonStr<'a> {
         let inner = quoted.strip_prefix('"').and_then(|s| s.strip_suffix('"')).unwrap_or(quoted);
-        let escaped = memchr::memchr(b'\\', inner.as_bytes()).is_some();
-        JsonStr { inner, escaped }
+        JsonStr { inner, escaped: has_backslash(inner.as_bytes()) }
     }
 
     /// The characters the string stands for.
@@ -149,7 +169,13 @@ impl<'a> JsonStr<'a> {
     }
 
     pub(crate) fn eq_str(self, other: &str) -> bool {
-        if self.escaped { self.chars().eq(other.chars()) } else { self.inner == other }
+        if self.escaped {
+            return self.chars().eq(other.chars());
+        }
+        // Most comparisons are misses against a short name: decide those on
+        // length and first byte, without a call to memcmp.
+        let (a, b) = (self.inner.as_bytes(), other.as_bytes());
+        a.len() == b.len() && a.first() == b.first() && a == b
     }
 
     pub(crate) fn cmp(self, other: JsonStr<'_>) -> Ordering {

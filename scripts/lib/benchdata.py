@@ -84,6 +84,8 @@ def find_instructions(node):
     if isinstance(node, dict):
         for key in ("Ir", "Instructions"):
             value = node.get(key)
+            if isinstance(value, dict) and isinstance(value.get("values"), dict):
+                value = value["values"]
             if isinstance(value, dict):
                 for inner in ("Both", "Left", "Int", "new"):
                     if inner in value:

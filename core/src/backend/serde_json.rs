@@ -8,7 +8,8 @@
 //! skipped as raw values, because serde_json's raw skipping checks neither
 //! depth nor surrogates and allocates its own stack. What serde_json lets
 //! through and the rules refuse is checked here: depth (our limit, not its
-//! own) and lone surrogates in values (`string::escapes_are_sound`).
+//! own) and lone surrogates in values (`string::surrogates_are_paired`,
+//! once over the whole message).
 
 use core::fmt;
 
@@ -45,7 +46,11 @@ impl sealed::Sealed for SerdeJson {
         };
         let mut de = serde_json::Deserializer::from_str(text);
         ValueSeed { walk: &mut walk, level: 1, on_tape: true }.deserialize(&mut de).map_err(|_| Declined)?;
-        de.end().map_err(|_| Declined)
+        de.end().map_err(|_| Declined)?;
+        // serde_json skips surrogate checks in raw values; everything else
+        // about escapes it has checked. One search over the whole message
+        // for `\u` covers them all.
+        if string::surrogates_are_paired(bytes) { Ok(()) } else { Err(Declined) }
     }
 }
 
@@ -132,9 +137,6 @@ fn leaf<'de, D: de::Deserializer<'de>>(walk: &mut Walk<'_>, on_tape: bool, de: D
     let raw = raw.get();
     let start = walk.offset_of(raw).ok_or_else(decline)?;
     let kind = NodeKind::of_first_byte(raw.as_bytes().first().copied().unwrap_or_default());
-    if kind == NodeKind::String && !string::escapes_are_sound(raw.as_bytes()) {
-        return Err(decline());
-    }
     let end = start + raw.len();
     if on_tape {
         walk.tape.leaf(kind, start, end);

@@ -75,6 +75,8 @@ fn unpaired_surrogate_escape_anywhere_is_a_parse_error() {
         (r#"{"jsonrpc":"2.0","\ud800":1,"method":"m"}"#.into(), 18),
         (r#"{"jsonrpc":"2.0","method":"\udbff"}"#.into(), 27),
         (r#"{"jsonrpc":"2.0","id":"a\ud800","method":"m"}"#.into(), 24),
+        // After an escaped backslash, `\ud800` is a real escape again.
+        (request_with_params(r#"{"a":"\\\ud800"}"#), P + 8),
     ] {
         let e = error(R, &input);
         assert_eq!((e.code(), e.reason().name(), e.offset()), (-32700, "lone-surrogate", at), "{input}");
@@ -86,6 +88,9 @@ fn paired_surrogate_escapes_are_accepted_and_decoded() {
     let input = r#"{"jsonrpc":"2.0","id":"\ud83d\ude00","method":"m","params":{"a":"\uD834\uDD1E"}}"#;
     let m = crate::support::message(R, input);
     assert_eq!(m.id().map(ToString::to_string), Some("\"\u{1F600}\"".into()));
+    // An escaped backslash before `ud800` makes it plain text, not an escape.
+    let text = request_with_params(r#"{"a":"\\ud800","b":"\\\\udc00"}"#);
+    assert_eq!(verdict(R, &text), Verdict::Valid(Kind::Request));
 }
 
 #[test]
