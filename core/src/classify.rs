@@ -292,10 +292,10 @@ impl<'a, 't> Classifier<'a, 't> {
                 slot.get_or_insert(member);
             }
             if repeated.is_none() {
-                if let Some(earlier) = seen.get(..count.min(PAIRWISE_MEMBERS)) {
-                    if earlier.iter().flatten().any(|(_, e)| e.cmp(name).is_eq()) {
-                        repeated = Some(member.name);
-                    }
+                if let Some(earlier) = seen.get(..count.min(PAIRWISE_MEMBERS))
+                    && earlier.iter().flatten().any(|(_, e)| e.cmp(name).is_eq())
+                {
+                    repeated = Some(member.name);
                 }
                 if let Some(slot) = seen.get_mut(count) {
                     *slot = Some((member.name, name));
