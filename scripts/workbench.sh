@@ -1,55 +1,71 @@
 #!/usr/bin/env bash
-# The main job, in one command: everything that keeps mcp-envelope honest,
-# ending in one Markdown report.
+# The main job, in one command (what nightly CI runs): everything that keeps
+# mcp-envelope honest, ending in one Markdown report.
 #
-#   scripts/workbench.sh [--out DIR]
+#   scripts/workbench.sh [--fuzz-time SECONDS] [--no-fuzz] [--no-bench] [--out DIR]
 #
-# Steps: build the CLI; run both backends over every test file and corpus
-# file under every revision and framing, and count any disagreement.
+# 1. agreement: both backends on every test and corpus file, every revision
+#    and framing; any disagreement fails the run;
+# 2. fuzzing: every fuzz target for --fuzz-time seconds (default 30), when
+#    the nightly toolchain is present;
+# 3. benchmarks in quick mode (wall clock and instruction counts);
+# 4. comparison with the last saved baseline (bench-results/baselines/),
+#    after which this run is saved as the new baseline.
+# The report is DIR/report.md (default bench-results/workbench-<time>/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+fuzz_time=30
+fuzz=1
+bench=1
 out="bench-results/workbench-$(date -u +%Y%m%dT%H%M%SZ)"
 while [ $# -gt 0 ]; do
   case "$1" in
+    --fuzz-time) fuzz_time="$2"; shift 2 ;;
+    --no-fuzz) fuzz=0; shift ;;
+    --no-bench) bench=0; shift ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "workbench: unknown option $1" >&2; exit 2 ;;
   esac
 done
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 report="$out/report.md"
 status=0
-
-echo "== building the CLI (release)" >&2
-cargo build --quiet --release -p mcp-envelope-cli
-cli=target/release/mcp-envelope
-
-mapfile -t files < <(find testdata/jsontestsuite/test_parsing testdata/mcp-spec/2026-07-28/examples \
-  testdata/github-mcp-server-toolsnaps corpus -type f ! -name LICENSE ! -name '*.md' 2>/dev/null | sort)
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+step() { printf '\n== %s\n' "$*" >&2; }
 
 {
   echo "# mcp-envelope workbench report"
   echo
-  echo "Commit \`$(git rev-parse --short HEAD 2>/dev/null || echo unknown)\`, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(rustc --version)."
+  echo "Commit \`$commit\`, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, $(rustc --version)."
+} > "$report"
+
+# ---------------------------------------------------------------- agreement
+step "1/4 backend agreement"
+cargo build --quiet --release -p mcp-envelope-cli
+cli=target/release/mcp-envelope
+mapfile -t files < <(find testdata/jsontestsuite/test_parsing testdata/mcp-spec/2026-07-28/examples \
+  testdata/github-mcp-server-toolsnaps corpus -type f ! -name LICENSE ! -name '*.md' 2>/dev/null | sort)
+{
   echo
-  echo "## Backend agreement"
+  echo "## 1. Backend agreement"
   echo
   echo "Both backends (serde_json, simd-json) on ${#files[@]} files: JSONTestSuite, the MCP examples, the GitHub tool definitions and the corpus."
   echo
   echo "| revision | framing | messages | invalid | disagreements |"
   echo "|---|---|---|---|---|"
-} > "$report"
-
+} >> "$report"
 for revision in 2024-11-05 2025-03-26 2025-06-18 2025-11-25 2026-07-28 jsonrpc; do
   for framing in whole lines; do
-    echo "== agreement: $revision, $framing" >&2
+    log="$out/agreement-$revision-$framing.jsonl"
     set +e
-    "$cli" check --backend both --format json --framing "$framing" --revision "$revision" "${files[@]}" > "$out/agreement-$revision-$framing.jsonl"
+    "$cli" check --backend both --format json --framing "$framing" --revision "$revision" "${files[@]}" > "$log"
     rc=$?
     set -e
     [ "$rc" -ge 2 ] && status=1
-    python3 - "$out/agreement-$revision-$framing.jsonl" "$revision" "$framing" >> "$report" <<'PY'
+    python3 - "$log" "$revision" "$framing" >> "$report" <<'PY'
 import json, sys
 path, revision, framing = sys.argv[1:4]
 lines = [json.loads(l) for l in open(path, encoding="utf-8")]
@@ -59,6 +75,61 @@ print(f"| {revision} | {framing} | {len(lines)} | {invalid} | {disagree} |")
 PY
   done
 done
+
+# ---------------------------------------------------------------- fuzzing
+{
+  echo
+  echo "## 2. Fuzzing"
+  echo
+} >> "$report"
+if [ "$fuzz" = 1 ] && cargo +nightly --version >/dev/null 2>&1; then
+  step "2/4 fuzzing every target for ${fuzz_time}s"
+  if scripts/fuzz.sh --time "$fuzz_time" --table "$out/fuzz-table.md" >&2; then
+    echo "Every target ran ${fuzz_time} s with the dictionary; no failure." >> "$report"
+  else
+    status=1
+    echo "**A target failed**: the minimised input is in \`fuzz/regressions/<target>/\` (see its NOTES.md)." >> "$report"
+  fi
+  echo >> "$report"
+  cat "$out/fuzz-table.md" >> "$report" 2>/dev/null || echo "(no table: the fuzz build failed; see target/fuzz-logs/)" >> "$report"
+else
+  echo "Skipped (no nightly toolchain, or --no-fuzz)." >> "$report"
+fi
+
+# ---------------------------------------------------------------- benchmarks
+if [ "$bench" = 1 ]; then
+  step "3/4 benchmarks (quick)"
+  previous=$(ls -t bench-results/baselines/*.json 2>/dev/null | head -1 || true)
+  scripts/bench.sh --quick --out "$out/bench" > /dev/null
+  {
+    echo
+    echo "## 3. Benchmarks (quick mode)"
+    echo
+    echo "![throughput per backend and peer](bench/throughput.svg)"
+    echo
+    cat "$out/bench/table.md"
+    echo
+    echo "## 4. Against the last baseline"
+    echo
+  } >> "$report"
+  step "4/4 comparison with the last baseline"
+  if [ -n "$previous" ]; then
+    set +e
+    python3 scripts/lib/benchdata.py compare "$previous" "$out/bench/results.json" --out "$out/compare.md" > /dev/null
+    rc=$?
+    set -e
+    [ "$rc" -ne 0 ] && status=1
+    echo "Baseline: \`$previous\`. Wall-clock ratios between separate sessions are noisy; the instruction counts are not." >> "$report"
+    echo >> "$report"
+    sed '1,/^$/d' "$out/compare.md" >> "$report"
+  else
+    echo "No saved baseline yet: this run becomes the first." >> "$report"
+  fi
+  mkdir -p bench-results/baselines
+  cp "$out/bench/results.json" "bench-results/baselines/$(date -u +%Y%m%dT%H%M%SZ)-$commit.json"
+  python3 scripts/lib/benchdata.py history-append "$out/bench/results.json" --history bench-results/history.jsonl --commit "$commit"
+  python3 scripts/lib/benchdata.py history-chart --history bench-results/history.jsonl --out bench-results/history.svg
+fi
 
 cat "$report"
 echo >&2

@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use serde_json::{Map, Value};
+use serde::Serialize;
 
 use crate::summary::{IdValue, Invalid, Summary};
 
@@ -32,14 +32,6 @@ pub enum Verdict<'s> {
 }
 
 impl IdValue {
-    fn json(&self) -> Value {
-        match self {
-            IdValue::Str(s) => Value::from(s.as_str()),
-            IdValue::Int(n) => Value::from(*n),
-            IdValue::Null => Value::Null,
-        }
-    }
-
     fn text(&self) -> String {
         match self {
             IdValue::Str(s) => format!("{s:?}"),
@@ -49,54 +41,114 @@ impl IdValue {
     }
 }
 
-fn summary_json(summary: &Summary) -> Map<String, Value> {
-    let mut out = Map::new();
-    match summary {
-        Summary::Valid { kind, id, method, .. } => {
-            out.insert("kind".into(), kind.name().into());
-            out.insert("id".into(), id.as_ref().map_or(Value::Null, IdValue::json));
-            out.insert("method".into(), method.as_deref().map_or(Value::Null, Value::from));
-        }
-        Summary::Batch(items) => {
-            out.insert("kind".into(), "batch".into());
-            out.insert("id".into(), Value::Null);
-            out.insert("method".into(), Value::Null);
-            let items = items.iter().map(|item| Value::Object(summary_json(item))).collect();
-            out.insert("items".into(), Value::Array(items));
-        }
-        Summary::Invalid(Invalid { reason, offset, id }) => {
-            out.insert("kind".into(), "invalid".into());
-            out.insert("id".into(), id.as_ref().map_or(Value::Null, IdValue::json));
-            out.insert("method".into(), Value::Null);
-            out.insert("code".into(), reason.code().into());
-            out.insert("reason".into(), reason.name().into());
-            out.insert("message".into(), reason.message().into());
-            out.insert("offset".into(), (*offset).into());
-            if let Some(hint) = reason.hint() {
-                out.insert("hint".into(), hint.into());
-            }
+impl Serialize for IdValue {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            IdValue::Str(v) => s.serialize_str(v),
+            IdValue::Int(n) => s.serialize_i64(*n),
+            IdValue::Null => s.serialize_none(),
         }
     }
-    out
+}
+
+/// One message (or batch item) as the JSON output shows it; the members
+/// are written in this order.
+#[derive(Serialize)]
+struct Verdictline<'s> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<&'s str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<u64>,
+    kind: &'static str,
+    id: Option<&'s IdValue>,
+    method: Option<&'s str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    offset: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    items: Option<Vec<Verdictline<'s>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    disagreement: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    backends: Option<Backends<'s>>,
+}
+
+impl<'s> Verdictline<'s> {
+    fn of(summary: &'s Summary) -> Verdictline<'s> {
+        let empty = Verdictline {
+            file: None,
+            line: None,
+            kind: "invalid",
+            id: None,
+            method: None,
+            code: None,
+            reason: None,
+            message: None,
+            offset: None,
+            hint: None,
+            items: None,
+            disagreement: None,
+            backends: None,
+        };
+        match summary {
+            Summary::Valid { kind, id, method, .. } => {
+                Verdictline { kind: kind.name(), id: id.as_ref(), method: method.as_deref(), ..empty }
+            }
+            Summary::Batch(items) => {
+                Verdictline { kind: "batch", items: Some(items.iter().map(Verdictline::of).collect()), ..empty }
+            }
+            Summary::Invalid(Invalid { reason, offset, id }) => Verdictline {
+                id: id.as_ref(),
+                code: Some(reason.code()),
+                reason: Some(reason.name()),
+                message: Some(reason.message()),
+                offset: Some(*offset),
+                hint: reason.hint(),
+                ..empty
+            },
+        }
+    }
+}
+
+/// Each backend's verdict, in a fixed order.
+struct Backends<'s>(&'s [(&'static str, Summary)]);
+
+impl Serialize for Backends<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (name, summary) in self.0 {
+            map.serialize_entry(name, &Verdictline::of(summary))?;
+        }
+        map.end()
+    }
 }
 
 /// One JSON object, on one line.
 pub fn json_line(out: &mut impl Write, place: &Place<'_>, verdict: &Verdict<'_>) -> io::Result<()> {
-    let mut object = Map::new();
-    object.insert("file".into(), place.file.into());
-    object.insert("line".into(), place.line.into());
-    match verdict {
-        Verdict::One(summary) => object.extend(summary_json(summary)),
-        Verdict::Disagreement(each) => {
-            if let Some((_, first)) = each.first() {
-                object.extend(summary_json(first));
-            }
-            object.insert("disagreement".into(), true.into());
-            let backends = each.iter().map(|(name, s)| ((*name).to_owned(), Value::Object(summary_json(s))));
-            object.insert("backends".into(), Value::Object(backends.collect()));
+    let line = match verdict {
+        Verdict::One(summary) => {
+            Verdictline { file: Some(place.file), line: Some(place.line), ..Verdictline::of(summary) }
         }
-    }
-    serde_json::to_writer(&mut *out, &Value::Object(object)).map_err(io::Error::other)?;
+        Verdict::Disagreement(each) => {
+            let first = each.first().map(|(_, s)| s).ok_or_else(|| io::Error::other("no verdicts"))?;
+            Verdictline {
+                file: Some(place.file),
+                line: Some(place.line),
+                disagreement: Some(true),
+                backends: Some(Backends(each)),
+                ..Verdictline::of(first)
+            }
+        }
+    };
+    serde_json::to_writer(&mut *out, &line).map_err(io::Error::other)?;
     writeln!(out)
 }
 
@@ -241,7 +293,7 @@ mod tests {
         let place = Place { file: "f", line: 2, bytes: Some(b"[1e400]") };
         let mut out = Vec::new();
         json_line(&mut out, &place, &Verdict::Disagreement(&each)).unwrap_or_default();
-        let line: Value = serde_json::from_slice(&out).unwrap_or_default();
+        let line: serde_json::Value = serde_json::from_slice(&out).unwrap_or_default();
         assert_eq!(line["disagreement"], true);
         assert_eq!(line["kind"], "request");
         assert_eq!(line["backends"]["simd"]["reason"], "invalid-number");

@@ -92,8 +92,8 @@ def find_instructions(node):
                         got = number(value[inner])
                         if got is not None:
                             return got
-                elif number(value) is not None:
-                    return number(value)
+            elif number(value) is not None:
+                return number(value)
         for value in node.values():
             got = find_instructions(value)
             if got is not None:

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Benchmarks in CI: every group of both suites once, in smoke mode, with
+# each contender's answers checked before it would be timed.
+set -euo pipefail
+want=$(awk '/^name = "gungraun"$/ {getline; gsub(/[^0-9.]/, ""); print; exit}' Cargo.lock)
+if [ "$(gungraun-runner --version 2>/dev/null | awk '{print $2}')" != "$want" ]; then
+  cargo install gungraun-runner --version "$want" --locked
+fi
+cargo bench -p mcp-envelope-benches -- --test
