@@ -96,6 +96,7 @@ PY
 done
 
 declare -A criterion_dirs
+mkdir -p "$out/base" "$out/head"
 for round in $(seq 1 "$rounds"); do
   # Alternate which side goes first, so drift over the session cancels out.
   order=(base head)

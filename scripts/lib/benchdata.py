@@ -316,14 +316,18 @@ def compare(args):
 
 
 def time_verdict(b, h, noise):
-    """faster / slower when every head round beats (or loses to) every base
-    round and the medians differ by more than `noise` percent."""
+    """faster / slower only when the medians differ by more than `noise`
+    percent, criterion's confidence intervals do not overlap, and with at
+    least two rounds a side, every head round is beyond every base round.
+    Anything less on a shared machine is noise."""
     ratio = h["ns"] / b["ns"]
     if abs(ratio - 1) * 100 < noise:
         return "within noise"
-    if max(h["rounds"]) < min(b["rounds"]):
+    if min(len(b["rounds"]), len(h["rounds"])) < 2:
+        return "within noise (1 round)"
+    if max(h["rounds"]) < min(b["rounds"]) and h["hi"] < b["lo"]:
         return "faster"
-    if min(h["rounds"]) > max(b["rounds"]):
+    if min(h["rounds"]) > max(b["rounds"]) and h["lo"] > b["hi"]:
         return "slower"
     return "within noise"
 
