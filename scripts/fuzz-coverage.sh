@@ -36,7 +36,17 @@ unset RUSTFLAGS
 source scripts/lib/fuzz-corpus.sh
 
 src="$PWD/core/src"
-bin_dir=fuzz/target/x86_64-unknown-linux-gnu/coverage/x86_64-unknown-linux-gnu/release
+# cargo fuzz coverage builds under the target folder of the folder it is run
+# from (this repository's root); older versions used fuzz/target.
+coverage_bin() {
+  local candidate
+  for candidate in target fuzz/target; do
+    candidate="$candidate/x86_64-unknown-linux-gnu/coverage/x86_64-unknown-linux-gnu/release/$1"
+    [ -x "$candidate" ] && { echo "$candidate"; return; }
+  done
+  echo "fuzz-coverage.sh: no coverage build of $1" >&2
+  exit 1
+}
 profiles=()
 objects=()
 declare -A lines_hit lines_all
@@ -51,8 +61,9 @@ for target in "${targets[@]}"; do
   cargo +nightly fuzz coverage "$target" "fuzz/corpus/$target" > "target/fuzz-coverage-$target.log" 2>&1
   profile=fuzz/coverage/$target/coverage.profdata
   profiles+=("$profile")
-  objects+=(-object "$bin_dir/$target")
-  read -r all missed < <(report_totals "$bin_dir/$target" -instr-profile="$profile")
+  bin=$(coverage_bin "$target")
+  objects+=(-object "$bin")
+  read -r all missed < <(report_totals "$bin" -instr-profile="$profile")
   lines_all[$target]=$all
   lines_hit[$target]=$((all - missed))
 done
