@@ -49,12 +49,13 @@ pub(crate) struct Classifier<'a, 't> {
     text: &'a str,
     tape: &'t Tape,
     revision: Revision,
-    /// Scratch for sorting member names, kept by the parser.
-    names: &'t mut Vec<usize>,
+    /// Scratch for sorting (hash, name node) of large objects, kept by the
+    /// parser.
+    names: &'t mut Vec<(u64, usize)>,
 }
 
 impl<'a, 't> Classifier<'a, 't> {
-    pub(crate) fn new(text: &'a str, tape: &'t Tape, revision: Revision, names: &'t mut Vec<usize>) -> Self {
+    pub(crate) fn new(text: &'a str, tape: &'t Tape, revision: Revision, names: &'t mut Vec<(u64, usize)>) -> Self {
         Classifier { text, tape, revision, names }
     }
 
@@ -309,20 +310,27 @@ impl<'a, 't> Classifier<'a, 't> {
         (found, repeated)
     }
 
-    /// The first repeated name of a large object, by sorting its names.
+    /// The first repeated name of a large object. Names are sorted by a
+    /// 64-bit hash of their decoded text (integer comparisons); only names
+    /// whose hashes collide are compared as strings, and sorted among
+    /// themselves, so even crafted collisions stay O(n log n).
     fn first_repeated_name_sorted(&mut self, object: usize) -> Option<usize> {
-        let mut sorted = core::mem::take(self.names);
-        sorted.clear();
-        sorted.extend(self.members(object).map(|m| m.name));
-        // Equal names sort by position, so each run's second entry is the
-        // first repeat of that name.
-        sorted.sort_unstable_by(|&a, &b| self.name(a).cmp(self.name(b)).then(a.cmp(&b)));
-        let found = sorted
-            .windows(2)
-            .filter(|pair| matches!(pair, [a, b] if self.name(*a).cmp(self.name(*b)) == Ordering::Equal))
-            .filter_map(|pair| pair.get(1).copied())
-            .min();
-        *self.names = sorted;
+        let mut keys = core::mem::take(self.names);
+        keys.clear();
+        keys.extend(self.members(object).map(|m| (self.name(m.name).hash(), m.name)));
+        keys.sort_unstable();
+        let mut found: Option<usize> = None;
+        for run in keys.chunk_by_mut(|a, b| a.0 == b.0).filter(|run| run.len() > 1) {
+            // Equal names sort by position, so each group's second entry is
+            // the first repeat of that name.
+            run.sort_unstable_by(|a, b| self.name(a.1).cmp(self.name(b.1)).then(a.1.cmp(&b.1)));
+            let repeats =
+                run.windows(2).filter(|pair| matches!(pair, [a, b] if self.name(a.1).cmp(self.name(b.1)).is_eq()));
+            if let Some(first) = repeats.filter_map(|pair| pair.get(1).map(|b| b.1)).min() {
+                found = Some(found.map_or(first, |f| f.min(first)));
+            }
+        }
+        *self.names = keys;
         found
     }
 }

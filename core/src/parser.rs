@@ -43,7 +43,7 @@ pub struct Parser<B: Backend = DefaultBackend> {
     revision: Revision,
     limits: Limits,
     tape: Tape,
-    names: Vec<usize>,
+    names: Vec<(u64, usize)>,
     declined: bool,
 }
 

@@ -178,6 +178,23 @@ impl<'a> JsonStr<'a> {
         a.len() == b.len() && a.first() == b.first() && a == b
     }
 
+    /// A hash of the decoded text (FNV-1a over its UTF-8): equal strings,
+    /// however escaped, hash alike.
+    pub(crate) fn hash(self) -> u64 {
+        const PRIME: u64 = 0x0000_0100_0000_01B3;
+        let step = |h: u64, b: u8| (h ^ u64::from(b)).wrapping_mul(PRIME);
+        let mut h: u64 = 0xCBF2_9CE4_8422_2325;
+        if self.escaped {
+            let mut utf8 = [0u8; 4];
+            for c in self.chars() {
+                h = c.encode_utf8(&mut utf8).bytes().fold(h, step);
+            }
+        } else {
+            h = self.inner.bytes().fold(h, step);
+        }
+        h
+    }
+
     pub(crate) fn cmp(self, other: JsonStr<'_>) -> Ordering {
         if !self.escaped && !other.escaped {
             // Byte order of UTF-8 is code point order, as for chars.
@@ -237,6 +254,12 @@ mod tests {
             let fault = read_escape(raw.as_bytes(), 0).err().map(|f| f.reason);
             assert_eq!(fault, Some(Reason::UnexpectedEnd), "{raw}");
         }
+    }
+
+    #[test]
+    fn escaped_and_plain_spellings_hash_alike() {
+        assert_eq!(JsonStr::new(r#""\u006aSON\ud83d\ude00""#).hash(), JsonStr::new("\"jSON\u{1F600}\"").hash());
+        assert_ne!(JsonStr::new(r#""a""#).hash(), JsonStr::new(r#""b""#).hash());
     }
 
     #[test]

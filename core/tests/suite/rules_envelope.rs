@@ -133,6 +133,12 @@ fn repeated_names_are_found_in_objects_of_any_size() {
     let input = format!(r#"{{"jsonrpc":"2.0","method":"m",{}}}"#, members.join(","));
     let at = input.find(r#""k17":0"#).unwrap();
     assert_eq!(verdict(LATEST, &input), invalid("duplicate-member", at));
+    // In a large object too, a name spelled with escapes is the same name.
+    let mut members: Vec<String> = (0..50).map(|i| format!(r#""k{i}":{i}"#)).collect();
+    members.push(r#""k\u0034\u0032":0"#.into());
+    let input = format!(r#"{{"jsonrpc":"2.0","method":"m",{}}}"#, members.join(","));
+    let at = input.find(r#""k\u0034"#).unwrap();
+    assert_eq!(verdict(LATEST, &input), invalid("duplicate-member", at));
 }
 
 #[test]
