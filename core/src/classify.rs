@@ -9,7 +9,6 @@
 
 use alloc::borrow::Cow;
 use alloc::vec::Vec;
-use core::cmp::Ordering;
 
 use crate::envelope::{
     Envelope, ErrorObject, ErrorResponse, Id, Message, Notification, RawJson, Request, ResultResponse,
