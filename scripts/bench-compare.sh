@@ -64,8 +64,10 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-# One target folder for both sides: dependencies build once; each side's own
-# crates live at their own paths, so they never overwrite each other.
+# One target folder for both sides, so dependencies build once. Cargo names
+# artifacts without regard to the source path, so the second side's build
+# overwrites the first side's binaries: each side's executables are copied
+# out as soon as they are built.
 export CARGO_TARGET_DIR="$repo/target/compare"
 
 declare -A throughput_bin instructions_bin
@@ -91,6 +93,9 @@ for line in open(sys.argv[1]):
 PY
 )
     [ -n "$exe" ] || { echo "bench-compare.sh: $side has no $bench benchmark" >&2; exit 2; }
+    mkdir -p "$work/bin/$side"
+    cp "$exe" "$work/bin/$side/$bench"
+    exe="$work/bin/$side/$bench"
     if [ "$bench" = throughput ]; then throughput_bin[$side]=$exe; else instructions_bin[$side]=$exe; fi
   done
 done
