@@ -115,10 +115,12 @@ impl<'a, 't> Classifier<'a, 't> {
         let ([jsonrpc, id, method, params, result, error], duplicate) = self.scan_members(object, ENVELOPE_MEMBERS);
         let m = Members { jsonrpc, id, method, params, result, error };
 
-        // The id to answer with if anything else is wrong.
+        // The id, read once: what the kinds below need, and the id to answer
+        // with if anything else is wrong (not when the id itself is repeated).
+        let id_read = m.id.map(|id| (id, self.id(id.value)));
         let id_repeated = duplicate.is_some_and(|name| self.name(name).eq_str("id"));
-        let recovered = match m.id {
-            Some(id) if !id_repeated => self.id(id.value).ok().flatten(),
+        let recovered = match &id_read {
+            Some((_, Ok(Some(id)))) if !id_repeated => Some(id.clone()),
             _ => None,
         };
         let fail = |reason: Reason, at: usize| Error::new(Fault::new(reason, at), recovered.clone());
@@ -142,8 +144,8 @@ impl<'a, 't> Classifier<'a, 't> {
         }
 
         if let Some(method) = m.method {
-            let id = match m.id {
-                Some(id) => match self.id(id.value) {
+            let id = match id_read {
+                Some((id, read)) => match read {
                     Ok(Some(value)) => Some(value),
                     Ok(None) if self.revision.allows_null_request_id() => Some(Id::Null),
                     Ok(None) => return Err(fail(Reason::NullId, self.node(id.value).start)),
@@ -166,9 +168,9 @@ impl<'a, 't> Classifier<'a, 't> {
         }
 
         if let Some(result) = m.result {
-            let id = match m.id {
+            let id = match id_read {
                 None => return Err(fail(Reason::MissingId, start)),
-                Some(id) => match self.id(id.value) {
+                Some((id, read)) => match read {
                     Ok(Some(value)) => value,
                     Ok(None) if self.revision.allows_null_request_id() => Id::Null,
                     Ok(None) => return Err(fail(Reason::NullId, self.node(id.value).start)),
@@ -180,13 +182,11 @@ impl<'a, 't> Classifier<'a, 't> {
         }
 
         if let Some(error) = m.error {
-            let id = match m.id {
+            let id = match id_read {
                 None if self.revision.allows_error_without_id() => None,
                 None => return Err(fail(Reason::MissingId, start)),
-                Some(id) => match self.id(id.value) {
-                    Ok(value) => value,
-                    Err(at) => return Err(fail(Reason::InvalidId, at)),
-                },
+                Some((_, Ok(value))) => value,
+                Some((_, Err(at))) => return Err(fail(Reason::InvalidId, at)),
             };
             let error = self.error_object(error.value).map_err(|fault| fail(fault.reason, fault.offset))?;
             return Ok(Message::Error(ErrorResponse { id, error }));
