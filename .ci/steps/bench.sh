@@ -6,4 +6,4 @@ want=$(awk '/^name = "gungraun"$/ {getline; gsub(/[^0-9.]/, ""); print; exit}' C
 if [ "$(gungraun-runner --version 2>/dev/null | awk '{print $2}')" != "$want" ]; then
   cargo install gungraun-runner --version "$want" --locked
 fi
-cargo bench -p mcp-envelope-benches -- --test
+cargo bench -- --test
