@@ -34,12 +34,6 @@ impl Id<'_> {
             Id::Null => Id::Null,
         }
     }
-
-    /// True when the string form had to be decoded (it had escapes).
-    #[must_use]
-    pub fn is_owned(&self) -> bool {
-        matches!(self, Id::Str(Cow::Owned(_)))
-    }
 }
 
 impl From<i64> for Id<'_> {

@@ -111,7 +111,7 @@ pub(crate) fn scan(bytes: &[u8], at: usize) -> Result<usize, Fault> {
 /// Whether `bytes` holds a backslash. Envelope strings are short, and below
 /// a few dozen bytes a plain loop beats memchr's set-up.
 #[inline]
-pub(crate) fn has_backslash(bytes: &[u8]) -> bool {
+fn has_backslash(bytes: &[u8]) -> bool {
     if bytes.len() < 32 { bytes.contains(&b'\\') } else { memchr::memchr(b'\\', bytes).is_some() }
 }
 
