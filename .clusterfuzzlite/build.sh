@@ -24,8 +24,14 @@ fi
 # defaults (address sanitizer, libFuzzer) apply.
 "${cargo_cmd[@]}" fuzz build -O --debug-assertions
 
-bin_dir=fuzz/target/x86_64-unknown-linux-gnu/release
-targets=$(sed -n 's/^name = "\(.*\)"$/\1/p' fuzz/Cargo.toml | grep -v '^mcp-envelope-fuzz$')
+# Where cargo put the binaries: its own answer, so CARGO_TARGET_DIR and
+# build.target-dir are honoured.
+target_dir=$("${cargo_cmd[@]}" metadata --manifest-path fuzz/Cargo.toml --format-version 1 --no-deps |
+  grep -o '"target_directory":"[^"]*"' | cut -d'"' -f4)
+bin_dir=$target_dir/$(rustc -vV | sed -n 's/^host: //p')/release
+# shellcheck source=scripts/lib/fuzz-targets.sh
+source scripts/lib/fuzz-targets.sh
+targets=$(fuzz_targets)
 seeds=$(mktemp -d)
 trap 'rm -rf "$seeds"' EXIT
 for target in $targets; do

@@ -20,7 +20,9 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(parse_serde parse_simd differential structured stream ids)
+# shellcheck source=scripts/lib/fuzz-targets.sh
+source scripts/lib/fuzz-targets.sh
+[ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(fuzz_targets)
 
 if ! cargo fuzz --version >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked
@@ -40,7 +42,7 @@ src="$PWD/core/src"
 # from (this repository's root); older versions used fuzz/target.
 coverage_bin() {
   local candidate
-  for candidate in target fuzz/target; do
+  for candidate in target fuzz/target ${CARGO_TARGET_DIR:+"$CARGO_TARGET_DIR"}; do
     candidate="$candidate/x86_64-unknown-linux-gnu/coverage/x86_64-unknown-linux-gnu/release/$1"
     [ -x "$candidate" ] && { echo "$candidate"; return; }
   done

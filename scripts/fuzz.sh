@@ -6,10 +6,14 @@
 #
 #   scripts/fuzz.sh [--time SECONDS] [--jobs N] [--max-len BYTES] [--table FILE] [--no-cmin] [TARGET...]
 #
-# Defaults: 60 seconds per target, 1 job, every target. The working corpus
-# is fuzz/corpus/<target>/ (not committed): seeded from fuzz/regressions,
-# the JSONTestSuite files, the MCP examples and corpus/, kept small with
-# `cargo fuzz cmin` after each run.
+# Defaults: 60 seconds per target, 1 job, every target of fuzz/Cargo.toml.
+# With --jobs N > 1, libFuzzer's fork mode runs N processes per target;
+# crashes, timeouts and running out of memory stop it, as in one process.
+# Every target runs even when an earlier one failed; the exit status is 1 if
+# any failed or if its figures could not be read from libFuzzer's log. The
+# working corpus is fuzz/corpus/<target>/ (not committed): seeded from
+# fuzz/regressions, the JSONTestSuite files, the MCP examples and corpus/,
+# kept small with `cargo fuzz cmin` after each run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,15 +23,28 @@ max_len=16384
 table_out=""
 cmin=1
 targets=()
-all_targets=(parse_serde parse_simd differential structured stream ids)
+# shellcheck source=scripts/lib/fuzz-targets.sh
+source scripts/lib/fuzz-targets.sh
+mapfile -t all_targets < <(fuzz_targets)
+value() {
+  # An option's value: present, and a number where one is expected.
+  if [ $# -lt 2 ] || [ -z "$2" ]; then
+    echo "fuzz.sh: $1 needs a value (see --help)" >&2
+    exit 2
+  fi
+  if [ "${3:-}" = number ] && ! [[ $2 =~ ^[0-9]+$ ]]; then
+    echo "fuzz.sh: $1 takes a whole number, not '$2'" >&2
+    exit 2
+  fi
+}
 while [ $# -gt 0 ]; do
   case "$1" in
-    --time) time_budget="$2"; shift 2 ;;
-    --jobs) jobs="$2"; shift 2 ;;
-    --max-len) max_len="$2"; shift 2 ;;
-    --table) table_out="$2"; shift 2 ;;
+    --time) value "$1" "${2:-}" number; time_budget="$2"; shift 2 ;;
+    --jobs) value "$1" "${2:-}" number; jobs="$2"; shift 2 ;;
+    --max-len) value "$1" "${2:-}" number; max_len="$2"; shift 2 ;;
+    --table) value "$1" "${2:-}"; table_out="$2"; shift 2 ;;
     --no-cmin) cmin=0; shift ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -58,6 +75,16 @@ source scripts/lib/fuzz-corpus.sh
 echo "== building the fuzz targets" >&2
 cargo +nightly fuzz build -O --debug-assertions >&2
 
+# What a failed run said: the panic message with all its lines (up to
+# Rust's "note:" line), else libFuzzer's own error line.
+panic_message() {
+  local text
+  text=$(awk '/panicked at/ {on = 1} on && /^note: |^==[0-9]+==|^stack backtrace/ {exit} on {print}' "$1" |
+    sed -e "s/^thread .* panicked at /panicked at /" -e "s#$PWD/##" | head -40)
+  [ -n "$text" ] || text=$(grep -m1 -E "ERROR: libFuzzer|ERROR: AddressSanitizer|deadly signal|timeout|out-of-memory" "$1" || true)
+  printf '%s' "${text:-failure (no panic message in the log)}"
+}
+
 declare -A runs execs cov corpus_size failures
 status=0
 for target in "${targets[@]}"; do
@@ -65,25 +92,30 @@ for target in "${targets[@]}"; do
   log="$logs/$target.log"
   echo "== fuzzing $target for ${time_budget}s ($jobs job(s)); log: $log" >&2
   fork=()
-  [ "$jobs" -gt 1 ] && fork=(-fork="$jobs" -ignore_crashes=0)
+  # Fork mode ignores timeouts and running out of memory unless told not to.
+  [ "$jobs" -gt 1 ] && fork=(-fork="$jobs" -ignore_crashes=0 -ignore_timeouts=0 -ignore_ooms=0)
   set +e
   cargo +nightly fuzz run -O --debug-assertions "$target" "fuzz/corpus/$target" -- \
     -dict=fuzz/mcp.dict -max_total_time="$time_budget" -max_len="$max_len" -timeout=10 \
     -rss_limit_mb=4096 -print_final_stats=1 "${fork[@]}" > "$log" 2>&1
   rc=$?
   set -e
-  runs[$target]=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | awk '{s+=$2} END {print s+0}')
-  execs[$target]=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | awk '{s+=$2} END {print s+0}')
-  cov[$target]=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | awk '{print $2+0}')
+  if figures=$(libfuzzer_stats "$log"); then
+    read -r n e c <<< "$figures"
+    runs[$target]=$n; execs[$target]=$e; cov[$target]=$c
+  else
+    # No figures means no evidence that anything ran: a failure.
+    status=1
+    runs[$target]="unread"; execs[$target]="unread"; cov[$target]="unread"
+  fi
   failures[$target]=0
   if [ "$rc" -ne 0 ]; then
     status=1
     failures[$target]=1
     artifact=$(grep -oE 'fuzz/artifacts/[^ ]+' "$log" | tail -1 || true)
     [ -n "$artifact" ] || artifact=$(grep -oE "Test unit written to [^ ]+" "$log" | tail -1 | awk '{print $5}')
-    what=$(grep -m1 -A1 -E "panicked at" "$log" | tail -1 | cut -c1-160 || true)
-    [ -n "$what" ] || what=$(grep -m1 -E "ERROR: libFuzzer|ERROR: AddressSanitizer|deadly signal|timeout" "$log" | cut -c1-160 || echo "failure")
-    echo "!! $target failed: $what" >&2
+    what=$(panic_message "$log")
+    echo "!! $target failed (exit status $rc): $what" >&2
     if [ -n "$artifact" ] && [ -f "$artifact" ]; then
       echo "== minimising $artifact" >&2
       cargo +nightly fuzz tmin -O --debug-assertions "$target" "$artifact" -- -runs=2000 > "$logs/$target.tmin.log" 2>&1 || true
@@ -92,9 +124,20 @@ for target in "${targets[@]}"; do
       mkdir -p "fuzz/regressions/$target"
       name="$(date -u +%Y%m%d)-$(sha1sum "$minimised" | cut -c1-12)"
       cp "$minimised" "fuzz/regressions/$target/$name"
+      # The note quotes the minimised input and what the check said about
+      # it (the whole panic message: a disagreement names both verdicts).
+      cargo +nightly fuzz run -O --debug-assertions "$target" "fuzz/regressions/$target/$name" \
+        > "$logs/$target.replay.log" 2>&1 || true
+      said=$(panic_message "$logs/$target.replay.log")
+      [ "$said" != "failure (no panic message in the log)" ] || said=$what
       notes="fuzz/regressions/$target/NOTES.md"
       [ -f "$notes" ] || printf '# Regressions for %s\n\nEach file is an input that once failed; `cargo test` replays it.\n\n' "$target" > "$notes"
-      printf -- '- `%s`: %s (found by scripts/fuzz.sh)\n' "$name" "$what" >> "$notes"
+      {
+        printf -- '- `%s` (found by scripts/fuzz.sh on %s): input `%s`\n\n' "$name" "$(date -u +%Y-%m-%d)" \
+          "$(head -c 300 "fuzz/regressions/$target/$name" | cat -v | sed ':a;N;$!ba;s/\n/\\n/g')"
+        printf '%s\n' "$said" | sed 's/^/      /'
+        echo
+      } >> "$notes"
       echo "== saved fuzz/regressions/$target/$name; reproduce: cargo +nightly fuzz run $target fuzz/regressions/$target/$name" >&2
     fi
   fi
@@ -110,7 +153,7 @@ table() {
   echo "| target | runs | execs/s | coverage edges | corpus size | failures |"
   echo "|---|---|---|---|---|---|"
   for target in "${targets[@]}"; do
-    echo "| $target | ${runs[$target]} | ${execs[$target]} | ${cov[$target]:-0} | ${corpus_size[$target]} | ${failures[$target]} |"
+    echo "| $target | ${runs[$target]} | ${execs[$target]} | ${cov[$target]} | ${corpus_size[$target]} | ${failures[$target]} |"
   done
 }
 echo
