@@ -16,7 +16,7 @@ mod common;
 
 use std::hint::black_box;
 
-use common::{Ours, Verdict, ours_serde, ours_simd};
+use common::{Ours, Verdict, ours_reference, ours_serde, ours_simd};
 use gungraun::{library_benchmark, library_benchmark_group, main};
 use mcp_envelope::Revision;
 use mcp_envelope_benches::workspace_root;
@@ -69,6 +69,19 @@ fn mcp_envelope_simd(messages: Vec<Vec<u8>>) -> usize {
 #[bench::realistic_small(args = ("realistic/small.jsonl"), setup = load)]
 #[bench::realistic_medium(args = ("realistic/medium.jsonl"), setup = load)]
 #[bench::realistic_large(args = ("realistic/large.jsonl"), setup = load)]
+#[bench::adversarial_escapes(args = ("adversarial/escapes-64k.json"), setup = load)]
+#[bench::adversarial_long_numbers(args = ("adversarial/long-numbers.json"), setup = load)]
+#[bench::adversarial_nesting_100000(args = ("adversarial/nesting-100000.json"), setup = load)]
+#[bench::adversarial_truncated(args = ("adversarial/truncated.json"), setup = load)]
+fn mcp_envelope_reference(messages: Vec<Vec<u8>>) -> usize {
+    let mut ours = Ours::new(Revision::V2026_07_28);
+    black_box(count(messages.iter().map(|m| ours_reference(&mut ours.reference, black_box(m)))))
+}
+
+#[library_benchmark]
+#[bench::realistic_small(args = ("realistic/small.jsonl"), setup = load)]
+#[bench::realistic_medium(args = ("realistic/medium.jsonl"), setup = load)]
+#[bench::realistic_large(args = ("realistic/large.jsonl"), setup = load)]
 fn serde_json_rawvalue_struct(messages: Vec<Vec<u8>>) -> usize {
     black_box(count(messages.iter().map(|m| common::serde_raw_struct(black_box(m)))))
 }
@@ -101,6 +114,31 @@ fn sonic_rs_lazyvalue(messages: Vec<Vec<u8>>) -> usize {
 #[bench::realistic_small(args = ("realistic/small.jsonl"), setup = load)]
 #[bench::realistic_medium(args = ("realistic/medium.jsonl"), setup = load)]
 #[bench::realistic_large(args = ("realistic/large.jsonl"), setup = load)]
+fn sonic_rs_value(messages: Vec<Vec<u8>>) -> usize {
+    black_box(count(messages.iter().map(|m| common::sonic_value(black_box(m)))))
+}
+
+#[library_benchmark]
+#[bench::realistic_small(args = ("realistic/small.jsonl"), setup = load)]
+#[bench::realistic_medium(args = ("realistic/medium.jsonl"), setup = load)]
+#[bench::realistic_large(args = ("realistic/large.jsonl"), setup = load)]
+fn serde_json_ignoredany(messages: Vec<Vec<u8>>) -> usize {
+    black_box(count(messages.iter().map(|m| common::serde_ignored_any(black_box(m)))))
+}
+
+#[library_benchmark]
+#[bench::realistic_small(args = ("realistic/small.jsonl"), setup = load)]
+#[bench::realistic_medium(args = ("realistic/medium.jsonl"), setup = load)]
+#[bench::realistic_large(args = ("realistic/large.jsonl"), setup = load)]
+fn simd_json_tape(messages: Vec<Vec<u8>>) -> usize {
+    let mut tape = common::SimdTape::default();
+    black_box(count(messages.iter().map(|m| tape.parse(black_box(m)))))
+}
+
+#[library_benchmark]
+#[bench::realistic_small(args = ("realistic/small.jsonl"), setup = load)]
+#[bench::realistic_medium(args = ("realistic/medium.jsonl"), setup = load)]
+#[bench::realistic_large(args = ("realistic/large.jsonl"), setup = load)]
 fn utf8_floor(messages: Vec<Vec<u8>>) -> usize {
     black_box(count(messages.iter().map(|m| common::utf8_floor(black_box(m)))))
 }
@@ -110,10 +148,14 @@ library_benchmark_group!(
     benchmarks = [
         mcp_envelope_serde,
         mcp_envelope_simd,
+        mcp_envelope_reference,
         serde_json_rawvalue_struct,
         serde_json_value,
         rmcp_untyped,
         sonic_rs_lazyvalue,
+        sonic_rs_value,
+        serde_json_ignoredany,
+        simd_json_tape,
         utf8_floor
     ]
 );

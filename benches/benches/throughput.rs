@@ -20,7 +20,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use common::{
-    Ours, PEERS, Verdict, adversarial_cases, check_ours_on_realistic, class, ours_serde, ours_simd, peer_differences,
+    Ours, PEERS, SimdTape, Verdict, adversarial_cases, check_ours_on_realistic, class, is_ceiling, ours_reference,
+    ours_serde, ours_simd, peer_differences,
 };
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use mcp_envelope::Revision;
@@ -64,8 +65,20 @@ fn realistic(c: &mut Criterion) {
                 messages.iter().map(|m| ours_simd(&mut ours.simd, black_box(m)).is_some() as usize).sum::<usize>()
             })
         });
+        group.bench_function("mcp-envelope-reference", |b| {
+            b.iter(|| {
+                messages
+                    .iter()
+                    .map(|m| ours_reference(&mut ours.reference, black_box(m)).is_some() as usize)
+                    .sum::<usize>()
+            })
+        });
+        let mut simd_tape = SimdTape::default();
+        group.bench_function("simd-json-tape", |b| {
+            b.iter(|| messages.iter().map(|m| simd_tape.parse(black_box(m)).is_some() as usize).sum::<usize>())
+        });
         for (peer, parse) in PEERS {
-            if peer != "utf8-floor" {
+            if !is_ceiling(peer) {
                 record(&name, peer, peer_differences(parse, &messages, Revision::V2026_07_28), messages.len());
             }
             group.bench_function(peer, |b| {
@@ -80,6 +93,7 @@ fn check_case(ours: &mut Ours, case: &mcp_envelope_benches::adversarial::Case) {
     for (backend, outcome) in [
         ("serde", ours.serde.parse(&case.bytes).map(|e| e.kind().name()).map_err(|e| e.reason().name())),
         ("simd", ours.simd.parse(&case.bytes).map(|e| e.kind().name()).map_err(|e| e.reason().name())),
+        ("reference", ours.reference.parse(&case.bytes).map(|e| e.kind().name()).map_err(|e| e.reason().name())),
     ] {
         let expected = match case.expect {
             Expect::Valid(kind) => Ok(kind),
@@ -103,11 +117,14 @@ fn adversarial(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("mcp-envelope-simd", case.name), bytes, |b, m| {
             b.iter(|| ours_simd(&mut ours.simd, black_box(m)))
         });
+        group.bench_with_input(BenchmarkId::new("mcp-envelope-reference", case.name), bytes, |b, m| {
+            b.iter(|| ours_reference(&mut ours.reference, black_box(m)))
+        });
         for (peer, parse) in PEERS {
             if case.deep && peer.starts_with("sonic-rs") {
                 continue; // no depth limit: overflows the stack (rules, section 6)
             }
-            if peer != "utf8-floor" {
+            if !is_ceiling(peer) {
                 let ours_verdict: Verdict = ours_serde(&mut ours.serde, bytes);
                 record("adversarial", &format!("{peer}/{}", case.name), usize::from(parse(bytes) != ours_verdict), 1);
             }
@@ -142,8 +159,12 @@ fn scaling(c: &mut Criterion) {
         let message = message_of_size(kib * 1024);
         assert_eq!(ours_serde(&mut ours.serde, &message), Some("result"));
         assert_eq!(ours_simd(&mut ours.simd, &message), Some("result"));
+        assert_eq!(ours_reference(&mut ours.reference, &message), Some("result"));
         group.throughput(Throughput::Bytes(message.len() as u64));
         let label = format!("{kib}KiB");
+        group.bench_with_input(BenchmarkId::new("mcp-envelope-reference", &label), &message, |b, m| {
+            b.iter(|| ours_reference(&mut ours.reference, black_box(m)))
+        });
         group.bench_with_input(BenchmarkId::new("mcp-envelope-serde", &label), &message, |b, m| {
             b.iter(|| ours_serde(&mut ours.serde, black_box(m)))
         });
@@ -166,7 +187,11 @@ fn scaling(c: &mut Criterion) {
         let expected = if depth <= 128 { Some("request") } else { None };
         assert_eq!(ours_serde(&mut ours.serde, &message), expected, "depth {depth}");
         assert_eq!(ours_simd(&mut ours.simd, &message), expected, "depth {depth}");
+        assert_eq!(ours_reference(&mut ours.reference, &message), expected, "depth {depth}");
         group.throughput(Throughput::Bytes(message.len() as u64));
+        group.bench_with_input(BenchmarkId::new("mcp-envelope-reference", depth), &message, |b, m| {
+            b.iter(|| ours_reference(&mut ours.reference, black_box(m)))
+        });
         group.bench_with_input(BenchmarkId::new("mcp-envelope-serde", depth), &message, |b, m| {
             b.iter(|| ours_serde(&mut ours.serde, black_box(m)))
         });

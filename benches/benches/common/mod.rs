@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use mcp_envelope::backend::{SerdeJson, SimdJson};
+use mcp_envelope::backend::{Reference, SerdeJson, SimdJson};
 use mcp_envelope::{Parser, Revision};
 use mcp_envelope_benches::{SizeClass, adversarial, realistic};
 use serde::Deserialize;
@@ -114,21 +114,71 @@ pub fn sonic_lazy(bytes: &[u8]) -> Verdict {
     kind_of_members(e.method.is_some(), e.id.is_some(), e.result.is_some(), e.error.is_some())
 }
 
+/// sonic-rs into its `Value` tree, then classified: the fastest lax peer
+/// on small messages.
+pub fn sonic_value(bytes: &[u8]) -> Verdict {
+    use sonic_rs::{JsonContainerTrait, JsonValueTrait};
+    let value: sonic_rs::Value = sonic_rs::from_slice(bytes).ok()?;
+    if let Some(m) = value.as_object() {
+        return kind_of_members(
+            m.contains_key(&"method"),
+            m.contains_key(&"id"),
+            m.contains_key(&"result"),
+            m.contains_key(&"error"),
+        );
+    }
+    value.is_array().then_some("batch")
+}
+
+/// serde_json's syntax-only pass (`IgnoredAny`): the ceiling of anything
+/// built on serde_json. It classifies nothing.
+pub fn serde_ignored_any(bytes: &[u8]) -> Verdict {
+    serde_json::from_slice::<serde::de::IgnoredAny>(bytes).ok().map(|_| "json")
+}
+
+/// simd-json's own tape with its `Buffers` and tape reused, as our simd
+/// backend uses it: the ceiling of anything built on simd-json. simd-json
+/// unescapes in place, so each message is copied into a reused buffer
+/// first. It classifies nothing.
+#[derive(Default)]
+pub struct SimdTape {
+    copy: Vec<u8>,
+    buffers: Option<simd_json::Buffers>,
+    tape: Option<simd_json::Tape<'static>>,
+}
+
+impl SimdTape {
+    pub fn parse(&mut self, bytes: &[u8]) -> Verdict {
+        self.copy.clear();
+        self.copy.extend_from_slice(bytes);
+        let buffers = self.buffers.get_or_insert_with(|| simd_json::Buffers::new(bytes.len()));
+        let mut tape = self.tape.take().unwrap_or_else(simd_json::Tape::null).reset();
+        let parsed = simd_json::fill_tape(&mut self.copy, buffers, &mut tape).is_ok();
+        self.tape = Some(tape.reset());
+        parsed.then_some("json")
+    }
+}
+
 /// The floor: UTF-8 validation of the same bytes, nothing more.
 pub fn utf8_floor(bytes: &[u8]) -> Verdict {
     simdutf8::basic::from_utf8(bytes).ok().map(|_| "utf8")
 }
 
-/// Our parser, warm, with either backend.
+/// Our parser, warm, with each backend.
 pub struct Ours {
     pub serde: Parser<SerdeJson>,
     pub simd: Parser<SimdJson>,
+    pub reference: Parser<Reference>,
 }
 
 impl Ours {
     pub fn new(revision: Revision) -> Ours {
-        Ours { serde: Parser::new(revision), simd: Parser::new(revision) }
+        Ours { serde: Parser::new(revision), simd: Parser::new(revision), reference: Parser::new(revision) }
     }
+}
+
+pub fn ours_reference(parser: &mut Parser<Reference>, bytes: &[u8]) -> Verdict {
+    parser.parse(bytes).ok().map(|e| e.kind().name())
 }
 
 pub fn ours_serde(parser: &mut Parser<SerdeJson>, bytes: &[u8]) -> Verdict {
@@ -143,14 +193,22 @@ pub fn ours_simd(parser: &mut Parser<SimdJson>, bytes: &[u8]) -> Verdict {
 /// with deep nesting: it has no depth limit and overflows the stack.
 pub type Contender = fn(&[u8]) -> Verdict;
 
-pub const PEERS: [(&str, Contender); 6] = [
+pub const PEERS: [(&str, Contender); 8] = [
     ("serde_json-value", serde_value),
     ("serde_json-rawvalue-struct", serde_raw_struct),
     ("rmcp-untyped", rmcp_untyped),
     ("rmcp-typed", rmcp_typed),
     ("sonic-rs-lazyvalue", sonic_lazy),
+    ("sonic-rs-value", sonic_value),
+    ("serde_json-ignoredany", serde_ignored_any),
     ("utf8-floor", utf8_floor),
 ];
+
+/// Contenders that only check syntax (or less), so their verdicts are not
+/// compared with the rules: each library's own ceiling, and the floor.
+pub fn is_ceiling(name: &str) -> bool {
+    matches!(name, "serde_json-ignoredany" | "simd-json-tape" | "utf8-floor")
+}
 
 /// The realistic messages of a size class.
 pub fn class(class: SizeClass) -> Vec<Vec<u8>> {
@@ -170,6 +228,7 @@ pub fn check_ours_on_realistic(name: &str, messages: &[Vec<u8>]) {
         let a = ours_serde(&mut ours.serde, m);
         let b = ours_simd(&mut ours.simd, m);
         assert_eq!(a, b, "{name}: the backends disagree");
+        assert_eq!(a, ours_reference(&mut ours.reference, m), "{name}: the core scanner disagrees");
         assert!(
             a.is_some(),
             "{name}: a realistic message was refused: {}",

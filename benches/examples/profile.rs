@@ -1,0 +1,83 @@
+//! One contender over a corpus file, for profilers: the measured work is
+//! inside `measured`, so callgrind can count it alone.
+//!
+//! ```sh
+//! cargo build --release -p mcp-envelope-benches --example profile
+//! valgrind --tool=callgrind --toggle-collect='*measured*' --dump-instr=yes \
+//!     target/release/examples/profile reference corpus/realistic/small.jsonl
+//! callgrind_annotate callgrind.out.<pid>
+//! ```
+//!
+//! Contenders: serde, simd, reference, struct, sonic-lazy, sonic-value,
+//! ignoredany, simd-tape, floor. A `.jsonl` file is one message a line;
+//! any other file is one message.
+
+#![allow(
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a profiling harness over fixed data, not input-facing"
+)]
+
+#[path = "../benches/common/mod.rs"]
+mod common;
+
+use std::hint::black_box;
+
+use common::{Ours, SimdTape, Verdict};
+use mcp_envelope::Revision;
+
+/// One contender, warm, as a function of a message.
+type Contender<'a> = Box<dyn FnMut(&[u8]) -> Verdict + 'a>;
+
+#[inline(never)]
+fn measured(messages: &[Vec<u8>], repeat: usize, parse: &mut dyn FnMut(&[u8]) -> Verdict) -> usize {
+    run(messages, repeat, parse)
+}
+
+#[inline(never)]
+fn run(messages: &[Vec<u8>], repeat: usize, parse: &mut dyn FnMut(&[u8]) -> Verdict) -> usize {
+    let mut accepted = 0;
+    for _ in 0..repeat {
+        for m in messages {
+            accepted += usize::from(parse(black_box(m)).is_some());
+        }
+    }
+    accepted
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let [_, contender, path, rest @ ..] = args.as_slice() else {
+        eprintln!("usage: profile CONTENDER FILE [REPEAT]");
+        std::process::exit(2);
+    };
+    let repeat = rest.first().map_or(1, |r| r.parse().expect("REPEAT is a number"));
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let messages: Vec<Vec<u8>> = if path.ends_with(".jsonl") {
+        bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()).map(<[u8]>::to_vec).collect()
+    } else {
+        vec![bytes]
+    };
+    let mut ours = Ours::new(Revision::V2026_07_28);
+    let mut tape = SimdTape::default();
+    let mut parse: Contender<'_> = match contender.as_str() {
+        "serde" => Box::new(|m| common::ours_serde(&mut ours.serde, m)),
+        "simd" => Box::new(|m| common::ours_simd(&mut ours.simd, m)),
+        "reference" => Box::new(|m| common::ours_reference(&mut ours.reference, m)),
+        "struct" => Box::new(common::serde_raw_struct),
+        "sonic-lazy" => Box::new(common::sonic_lazy),
+        "sonic-value" => Box::new(common::sonic_value),
+        "ignoredany" => Box::new(common::serde_ignored_any),
+        "simd-tape" => Box::new(|m| tape.parse(m)),
+        "floor" => Box::new(common::utf8_floor),
+        other => {
+            eprintln!("profile: no contender {other}");
+            std::process::exit(2);
+        }
+    };
+    // Warm once outside the measured region: buffers grow here.
+    run(&messages, 1, &mut *parse);
+    let accepted = measured(&messages, repeat, &mut *parse);
+    println!("{contender}: {accepted} of {} accepted", messages.len() * repeat);
+}
