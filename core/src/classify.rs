@@ -26,6 +26,34 @@ const PAIRWISE_MEMBERS: usize = 8;
 /// The members that decide an envelope, in the order of [`Members`].
 const ENVELOPE_MEMBERS: [&str; 6] = ["jsonrpc", "id", "method", "params", "result", "error"];
 
+/// The members of an error object, in the order of their slots.
+const ERROR_MEMBERS: [&str; 3] = ["code", "message", "data"];
+
+/// The slot in [`ENVELOPE_MEMBERS`] of an unescaped member name.
+#[inline]
+fn envelope_slot(name: &[u8]) -> Option<usize> {
+    match name {
+        b"jsonrpc" => Some(0),
+        b"id" => Some(1),
+        b"method" => Some(2),
+        b"params" => Some(3),
+        b"result" => Some(4),
+        b"error" => Some(5),
+        _ => None,
+    }
+}
+
+/// The slot in [`ERROR_MEMBERS`] of an unescaped member name.
+#[inline]
+fn error_slot(name: &[u8]) -> Option<usize> {
+    match name {
+        b"code" => Some(0),
+        b"message" => Some(1),
+        b"data" => Some(2),
+        _ => None,
+    }
+}
+
 /// A member: indices of its name node and value node.
 #[derive(Clone, Copy, Debug)]
 struct Member {
@@ -112,7 +140,8 @@ impl<'a, 't> Classifier<'a, 't> {
         if self.node(object).kind != NodeKind::Object {
             return Err(Error::new(Fault::new(Reason::NotAnObject, start), None));
         }
-        let ([jsonrpc, id, method, params, result, error], duplicate) = self.scan_members(object, ENVELOPE_MEMBERS);
+        let ([jsonrpc, id, method, params, result, error], duplicate) =
+            self.scan_members(object, ENVELOPE_MEMBERS, envelope_slot);
         let m = Members { jsonrpc, id, method, params, result, error };
 
         // The id, read once: what the kinds below need, and the id to answer
@@ -254,7 +283,7 @@ impl<'a, 't> Classifier<'a, 't> {
         if node.kind != NodeKind::Object {
             return Err(Fault::new(Reason::ErrorNotObject, node.start));
         }
-        let ([code, message, data], duplicate) = self.scan_members(value, ["code", "message", "data"]);
+        let ([code, message, data], duplicate) = self.scan_members(value, ERROR_MEMBERS, error_slot);
         if let Some(name) = duplicate {
             return Err(Fault::new(Reason::DuplicateMember, self.node(name).start));
         }
@@ -275,33 +304,46 @@ impl<'a, 't> Classifier<'a, 't> {
     /// One pass over the members of the expanded object at `object`: the
     /// first member named after each of `wanted`, and the name node of the
     /// first member (in document order) whose name an earlier member has.
-    /// Each name is decoded once; small objects compare names pairwise,
-    /// larger ones sort them (O(n log n), never quadratic).
+    /// `slot_of` names the slot of an unescaped name by its bytes (the
+    /// common case, decided with a few comparisons); escaped names are
+    /// decoded. A repeat of a wanted name is seen in its slot; other names
+    /// are compared pairwise in small objects, and large objects sort them
+    /// (O(n log n), never quadratic).
     fn scan_members<const K: usize>(
         &mut self,
         object: usize,
         wanted: [&str; K],
+        slot_of: impl Fn(&[u8]) -> Option<usize>,
     ) -> ([Option<Member>; K], Option<usize>) {
         let mut found = [None; K];
-        let mut seen: [Option<(usize, JsonStr<'a>)>; PAIRWISE_MEMBERS] = [None; PAIRWISE_MEMBERS];
+        let mut others = [0usize; PAIRWISE_MEMBERS];
+        let mut n_others = 0;
         let mut count = 0;
         let mut repeated = None;
         for member in self.members(object) {
-            let name = self.name(member.name);
-            if let Some(slot) = wanted.iter().position(|w| name.eq_str(w)).and_then(|i| found.get_mut(i)) {
-                slot.get_or_insert(member);
-            }
-            if repeated.is_none() {
-                if let Some(earlier) = seen.get(..count.min(PAIRWISE_MEMBERS))
-                    && earlier.iter().flatten().any(|(_, e)| e.cmp(name).is_eq())
-                {
-                    repeated = Some(member.name);
-                }
-                if let Some(slot) = seen.get_mut(count) {
-                    *slot = Some((member.name, name));
-                }
-            }
             count += 1;
+            let name = self.name(member.name);
+            let slot = match name.unescaped() {
+                Some(bytes) => slot_of(bytes),
+                None => wanted.iter().position(|w| name.eq_str(w)),
+            };
+            match slot.and_then(|i| found.get_mut(i)) {
+                Some(Some(_)) => {
+                    repeated.get_or_insert(member.name);
+                }
+                Some(first) => *first = Some(member),
+                None if repeated.is_none() && count <= PAIRWISE_MEMBERS => {
+                    let earlier = others.get(..n_others).unwrap_or_default();
+                    if earlier.iter().any(|&other| self.name(other).same_as(name)) {
+                        repeated = Some(member.name);
+                    }
+                    if let Some(free) = others.get_mut(n_others) {
+                        *free = member.name;
+                        n_others += 1;
+                    }
+                }
+                None => {}
+            }
         }
         if count > PAIRWISE_MEMBERS {
             repeated = self.first_repeated_name_sorted(object);
@@ -336,6 +378,9 @@ impl<'a, 't> Classifier<'a, 't> {
 
 /// Of the members present, the one whose name comes second in the message.
 fn second_by_position(members: [Option<Member>; 3]) -> Option<Member> {
+    if members.iter().flatten().count() < 2 {
+        return None; // the usual case: one kind of message
+    }
     let mut members = members;
     members.sort_unstable_by_key(|m| m.map_or(usize::MAX, |m| m.name));
     members.get(1).copied().flatten()

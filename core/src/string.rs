@@ -83,28 +83,70 @@ fn read_unicode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), Fault> 
     }
 }
 
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// The bytes of `word` (8 bytes, little-endian) that end a stretch of plain
+/// string content: `"`, `\\` or a control character. The lowest set high
+/// bit marks the first such byte exactly (the usual zero-byte test: a
+/// borrow can only mark bytes above a real match, never below one).
+#[inline]
+fn stops(word: u64) -> u64 {
+    let quote = word ^ (ONES * u64::from(b'"'));
+    let backslash = word ^ (ONES * u64::from(b'\\'));
+    let is_quote = quote.wrapping_sub(ONES) & !quote;
+    let is_backslash = backslash.wrapping_sub(ONES) & !backslash;
+    let is_control = word.wrapping_sub(ONES * 0x20) & !word;
+    (is_quote | is_backslash | is_control) & HIGHS
+}
+
+/// Plain content from `i`, eight bytes at a time (short strings, the
+/// envelope's usual ones), then with memchr once the string has proved long
+/// (long strings, such as base64 images, are where SIMD pays): the offset of
+/// the first `"`, `\\` or control character, or `bytes.len()`.
+#[inline]
+fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
+    for _ in 0..8 {
+        let Some(word) = bytes.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) else {
+            // Fewer than eight bytes left: one at a time.
+            let rest = bytes.get(i..).unwrap_or_default();
+            return i + rest.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).unwrap_or(rest.len());
+        };
+        let found = stops(u64::from_le_bytes(word));
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    skip_plain_long(bytes, i)
+}
+
+/// [`skip_plain`] for a long stretch: memchr finds the next quote or
+/// backslash, and one branch-free pass over the bytes before it (which the
+/// compiler vectorises) looks for control characters.
+fn skip_plain_long(bytes: &[u8], i: usize) -> usize {
+    let rest = bytes.get(i..).unwrap_or_default();
+    let end = memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
+    let stretch = rest.get(..end).unwrap_or_default();
+    if stretch.iter().fold(u8::MAX, |low, &b| low.min(b)) < 0x20 {
+        return i + stretch.iter().position(|&b| b < 0x20).unwrap_or(end);
+    }
+    i + end
+}
+
 /// Scans the string whose opening quote is at `at`; returns the offset one
 /// past its closing quote. Checks control characters and every escape.
 /// The input is known to be UTF-8, so other bytes need no check.
 pub(crate) fn scan(bytes: &[u8], at: usize) -> Result<usize, Fault> {
     let mut i = at + 1;
     loop {
-        // Jump to the next quote or backslash; control characters are rare,
-        // so they are looked for only in the stretch jumped over.
-        let rest = bytes.get(i..).unwrap_or_default();
-        let stop = memchr::memchr2(b'"', b'\\', rest).map(|n| i + n);
-        let stretch = bytes.get(i..stop.unwrap_or(bytes.len())).unwrap_or_default();
-        if let Some(n) = stretch.iter().position(|&b| b < 0x20) {
-            return Err(Fault::new(Reason::ControlCharacter, i + n));
+        i = skip_plain(bytes, i);
+        match bytes.get(i) {
+            Some(b'"') => return Ok(i + 1),
+            Some(b'\\') => i += read_escape(bytes, i)?.1,
+            Some(_) => return Err(Fault::new(Reason::ControlCharacter, i)),
+            None => return Err(Fault::new(Reason::UnexpectedEnd, bytes.len())),
         }
-        let Some(stop) = stop else {
-            return Err(Fault::new(Reason::UnexpectedEnd, bytes.len()));
-        };
-        if bytes.get(stop) == Some(&b'"') {
-            return Ok(stop + 1);
-        }
-        let (_, len) = read_escape(bytes, stop)?;
-        i = stop + len;
     }
 }
 
@@ -166,6 +208,20 @@ impl<'a> JsonStr<'a> {
     /// The decoded string: borrowed when there are no escapes.
     pub(crate) fn decode(self) -> Cow<'a, str> {
         if self.escaped { Cow::Owned(self.chars().collect::<String>()) } else { Cow::Borrowed(self.inner) }
+    }
+
+    /// The bytes between the quotes when there is no escape to decode.
+    #[inline]
+    pub(crate) fn unescaped(self) -> Option<&'a [u8]> {
+        (!self.escaped).then_some(self.inner.as_bytes())
+    }
+
+    /// Whether both stand for the same text, however escaped.
+    pub(crate) fn same_as(self, other: JsonStr<'_>) -> bool {
+        if !self.escaped && !other.escaped {
+            return self.inner == other.inner;
+        }
+        self.chars().eq(other.chars())
     }
 
     pub(crate) fn eq_str(self, other: &str) -> bool {
@@ -232,6 +288,36 @@ impl Iterator for Chars<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The first `"`, `\\` or control character at or after `i`, one byte at a time.
+    fn skip_plain_naive(bytes: &[u8], i: usize) -> usize {
+        let rest = bytes.get(i..).unwrap_or_default();
+        i + rest.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).unwrap_or(rest.len())
+    }
+
+    #[test]
+    fn plain_content_ends_at_the_first_quote_backslash_or_control_character() {
+        // Every stop byte at every position of short and long stretches, with
+        // UTF-8 and bytes next to the stops' values around it.
+        let filler = "aé€\u{1F600}!#[]{}~\u{7F}".as_bytes();
+        for len in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 100, 300] {
+            let base: alloc::vec::Vec<u8> = filler.iter().cycle().take(len).copied().collect();
+            assert_eq!(skip_plain(&base, 0), skip_plain_naive(&base, 0), "len {len}");
+            for at in 0..len {
+                for stop in [b'"', b'\\', 0x00, 0x1F, b'\n'] {
+                    let mut bytes = base.clone();
+                    bytes[at] = stop;
+                    for start in [0, 1, at.saturating_sub(3)] {
+                        assert_eq!(
+                            skip_plain(&bytes, start),
+                            skip_plain_naive(&bytes, start),
+                            "len {len}, stop {stop:#x} at {at}, from {start}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn escapes_decode_to_their_characters() {
