@@ -125,6 +125,22 @@ impl<'a, 't> Classifier<'a, 't> {
         self.text.get(node.start..node.end).unwrap_or_default()
     }
 
+    /// The bytes between the quotes of the string node at `index`, escapes
+    /// and all.
+    #[inline]
+    fn inner_bytes(&self, index: usize) -> &'a [u8] {
+        let node = self.node(index);
+        self.text.as_bytes().get(node.start + 1..node.end.saturating_sub(1)).unwrap_or_default()
+    }
+
+    /// Whether the string node at `index` stands for `expected` (which has
+    /// no backslash): the bytes decide unless the string has escapes.
+    #[inline]
+    fn string_is(&self, index: usize, expected: &str) -> bool {
+        let inner = self.inner_bytes(index);
+        inner == expected.as_bytes() || (inner.contains(&b'\\') && self.name(index).eq_str(expected))
+    }
+
     fn name(&self, index: usize) -> JsonStr<'a> {
         JsonStr::new(self.raw(index))
     }
@@ -146,17 +162,17 @@ impl<'a, 't> Classifier<'a, 't> {
 
         // The id, read once: what the kinds below need, and the id to answer
         // with if anything else is wrong (not when the id itself is repeated).
+        // The answer's copy is made only on a fault.
         let id_read = m.id.map(|id| (id, self.id(id.value)));
-        let id_repeated = duplicate.is_some_and(|name| self.name(name).eq_str("id"));
-        let recovered = match &id_read {
+        let id_repeated = duplicate.is_some_and(|name| self.string_is(name, "id"));
+        let recovered = || match &id_read {
             Some((_, Ok(Some(id)))) if !id_repeated => Some(id.clone()),
             _ => None,
         };
-        let fail = |reason: Reason, at: usize| Error::new(Fault::new(reason, at), recovered.clone());
+        let fail = |reason: Reason, at: usize| Error::new(Fault::new(reason, at), recovered());
 
         if let Some(name) = duplicate {
-            let id = if id_repeated { None } else { recovered.clone() };
-            return Err(Error::new(Fault::new(Reason::DuplicateMember, self.node(name).start), id));
+            return Err(fail(Reason::DuplicateMember, self.node(name).start));
         }
         if m.jsonrpc.is_none() && m.id.is_none() && m.method.is_none() && m.result.is_none() && m.error.is_none() {
             return Err(fail(Reason::BarePayload, start));
@@ -172,16 +188,19 @@ impl<'a, 't> Classifier<'a, 't> {
             return Err(fail(Reason::ConflictingMembers, self.node(second.name).start));
         }
 
+        // What is wrong with the id for a request or a result, if anything.
+        let id_fault = match &id_read {
+            Some((id, Ok(None))) if !self.revision.allows_null_request_id() => {
+                Some((Reason::NullId, self.node(id.value).start))
+            }
+            Some((_, Err(at))) => Some((Reason::InvalidId, *at)),
+            _ => None,
+        };
+
         if let Some(method) = m.method {
-            let id = match id_read {
-                Some((id, read)) => match read {
-                    Ok(Some(value)) => Some(value),
-                    Ok(None) if self.revision.allows_null_request_id() => Some(Id::Null),
-                    Ok(None) => return Err(fail(Reason::NullId, self.node(id.value).start)),
-                    Err(at) => return Err(fail(Reason::InvalidId, at)),
-                },
-                None => None,
-            };
+            if let Some((reason, at)) = id_fault {
+                return Err(fail(reason, at));
+            }
             let method = match self.string(method.value) {
                 Some(name) => name,
                 None => return Err(fail(Reason::InvalidMethod, self.node(method.value).start)),
@@ -190,34 +209,34 @@ impl<'a, 't> Classifier<'a, 't> {
                 Some(p) => Some(self.params(p.value).map_err(|fault| fail(fault.reason, fault.offset))?),
                 None => None,
             };
-            return Ok(match id {
-                Some(id) => Message::Request(Request { id, method, params }),
+            return Ok(match id_read {
                 None => Message::Notification(Notification { method, params }),
+                Some((_, read)) => {
+                    Message::Request(Request { id: read.ok().flatten().unwrap_or(Id::Null), method, params })
+                }
             });
         }
 
         if let Some(result) = m.result {
-            let id = match id_read {
-                None => return Err(fail(Reason::MissingId, start)),
-                Some((id, read)) => match read {
-                    Ok(Some(value)) => value,
-                    Ok(None) if self.revision.allows_null_request_id() => Id::Null,
-                    Ok(None) => return Err(fail(Reason::NullId, self.node(id.value).start)),
-                    Err(at) => return Err(fail(Reason::InvalidId, at)),
-                },
-            };
+            if id_read.is_none() {
+                return Err(fail(Reason::MissingId, start));
+            }
+            if let Some((reason, at)) = id_fault {
+                return Err(fail(reason, at));
+            }
             let (result, result_type) = self.result(result.value).map_err(|fault| fail(fault.reason, fault.offset))?;
+            let id = id_read.and_then(|(_, read)| read.ok().flatten()).unwrap_or(Id::Null);
             return Ok(Message::Result(ResultResponse { id, result, result_type }));
         }
 
         if let Some(error) = m.error {
-            let id = match id_read {
-                None if self.revision.allows_error_without_id() => None,
-                None => return Err(fail(Reason::MissingId, start)),
-                Some((_, Ok(value))) => value,
-                Some((_, Err(at))) => return Err(fail(Reason::InvalidId, at)),
-            };
+            match &id_read {
+                None if !self.revision.allows_error_without_id() => return Err(fail(Reason::MissingId, start)),
+                Some((_, Err(at))) => return Err(fail(Reason::InvalidId, *at)),
+                _ => {}
+            }
             let error = self.error_object(error.value).map_err(|fault| fail(fault.reason, fault.offset))?;
+            let id = id_read.and_then(|(_, read)| read.ok().flatten());
             return Ok(Message::Error(ErrorResponse { id, error }));
         }
 
@@ -241,7 +260,7 @@ impl<'a, 't> Classifier<'a, 't> {
     }
 
     fn is_string(&self, value: usize, expected: &str) -> bool {
-        self.node(value).kind == NodeKind::String && self.name(value).eq_str(expected)
+        self.node(value).kind == NodeKind::String && self.string_is(value, expected)
     }
 
     fn params(&self, value: usize) -> Result<RawJson<'a>, Fault> {
@@ -268,7 +287,7 @@ impl<'a, 't> Classifier<'a, 't> {
         }
         // A repeated resultType is read last-wins, as JSON.parse and most
         // JSON libraries do; the rules check repeats only in the envelope.
-        let result_type = self.members(value).filter(|m| self.name(m.name).eq_str("resultType")).last();
+        let result_type = self.members(value).filter(|m| self.string_is(m.name, "resultType")).last();
         match result_type {
             None => Ok((raw, None)),
             Some(m) => match self.string(m.value) {
@@ -322,10 +341,13 @@ impl<'a, 't> Classifier<'a, 't> {
         let mut repeated = None;
         for member in self.members(object) {
             count += 1;
-            let name = self.name(member.name);
-            let slot = match name.unescaped() {
-                Some(bytes) => slot_of(bytes),
-                None => wanted.iter().position(|w| name.eq_str(w)),
+            // A wanted name, spelled plainly, is recognised by its bytes; only
+            // names that match none and hold a backslash are decoded.
+            let inner = self.inner_bytes(member.name);
+            let slot = match slot_of(inner) {
+                Some(slot) => Some(slot),
+                None if inner.contains(&b'\\') => wanted.iter().position(|w| self.name(member.name).eq_str(w)),
+                None => None,
             };
             match slot.and_then(|i| found.get_mut(i)) {
                 Some(Some(_)) => {
@@ -334,6 +356,7 @@ impl<'a, 't> Classifier<'a, 't> {
                 Some(first) => *first = Some(member),
                 None if repeated.is_none() && count <= PAIRWISE_MEMBERS => {
                     let earlier = others.get(..n_others).unwrap_or_default();
+                    let name = self.name(member.name);
                     if earlier.iter().any(|&other| self.name(other).same_as(name)) {
                         repeated = Some(member.name);
                     }

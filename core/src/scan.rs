@@ -155,6 +155,7 @@ pub(crate) fn scan(text: &str, limits: &Limits, tape: &mut Tape, stack: &mut Vec
 }
 
 /// Scans `"name" :` at `i`; returns where the value starts.
+#[inline(always)]
 fn scan_member_name(bytes: &[u8], i: usize, expanded: bool, tape: &mut Tape) -> Result<usize, Fault> {
     if bytes.get(i) != Some(&b'"') {
         return Err(at_end_or(bytes, i, Reason::ExpectedMemberName));

@@ -104,7 +104,7 @@ fn stops(word: u64) -> u64 {
 /// envelope's usual ones), then with memchr once the string has proved long
 /// (long strings, such as base64 images, are where SIMD pays): the offset of
 /// the first `"`, `\\` or control character, or `bytes.len()`.
-#[inline]
+#[inline(always)]
 fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
     for _ in 0..8 {
         let Some(word) = bytes.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) else {
@@ -137,16 +137,28 @@ fn skip_plain_long(bytes: &[u8], i: usize) -> usize {
 /// Scans the string whose opening quote is at `at`; returns the offset one
 /// past its closing quote. Checks control characters and every escape.
 /// The input is known to be UTF-8, so other bytes need no check.
+#[inline(always)]
 pub(crate) fn scan(bytes: &[u8], at: usize) -> Result<usize, Fault> {
-    let mut i = at + 1;
+    // Most strings have no escape: one stretch of plain content, then the
+    // quote. The rest is out of line, so the caller's loop stays small.
+    let i = skip_plain(bytes, at + 1);
+    if bytes.get(i) == Some(&b'"') {
+        return Ok(i + 1);
+    }
+    scan_from_stop(bytes, i)
+}
+
+/// The rest of a string from a byte that is not its closing quote.
+#[inline(never)]
+fn scan_from_stop(bytes: &[u8], mut i: usize) -> Result<usize, Fault> {
     loop {
-        i = skip_plain(bytes, i);
         match bytes.get(i) {
             Some(b'"') => return Ok(i + 1),
             Some(b'\\') => i += read_escape(bytes, i)?.1,
             Some(_) => return Err(Fault::new(Reason::ControlCharacter, i)),
             None => return Err(Fault::new(Reason::UnexpectedEnd, bytes.len())),
         }
+        i = skip_plain(bytes, i);
     }
 }
 
@@ -208,12 +220,6 @@ impl<'a> JsonStr<'a> {
     /// The decoded string: borrowed when there are no escapes.
     pub(crate) fn decode(self) -> Cow<'a, str> {
         if self.escaped { Cow::Owned(self.chars().collect::<String>()) } else { Cow::Borrowed(self.inner) }
-    }
-
-    /// The bytes between the quotes when there is no escape to decode.
-    #[inline]
-    pub(crate) fn unescaped(self) -> Option<&'a [u8]> {
-        (!self.escaped).then_some(self.inner.as_bytes())
     }
 
     /// Whether both stand for the same text, however escaped.
