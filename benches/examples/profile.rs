@@ -10,7 +10,9 @@
 //!
 //! Contenders: serde, simd, reference, struct, sonic-lazy, sonic-value,
 //! ignoredany, simd-tape, floor. A `.jsonl` file is one message a line;
-//! any other file is one message.
+//! any other file is one message; `adversarial:NAME` is the generator's
+//! adversarial case of that name (e.g. `adversarial:keys-100000-in-envelope`),
+//! built in memory.
 
 #![allow(
     clippy::indexing_slicing,
@@ -53,13 +55,22 @@ fn main() {
         std::process::exit(2);
     };
     let repeat = rest.first().map_or(1, |r| r.parse().expect("REPEAT is a number"));
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut revision = Revision::V2026_07_28;
+    let bytes = match path.strip_prefix("adversarial:") {
+        Some(name) => {
+            let case = common::adversarial_cases().into_iter().find(|c| c.name == name);
+            let case = case.unwrap_or_else(|| panic!("no adversarial case {name}"));
+            revision = case.revision;
+            case.bytes
+        }
+        None => std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}")),
+    };
     let messages: Vec<Vec<u8>> = if path.ends_with(".jsonl") {
         bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()).map(<[u8]>::to_vec).collect()
     } else {
         vec![bytes]
     };
-    let mut ours = Ours::new(Revision::V2026_07_28);
+    let mut ours = Ours::new(revision);
     let mut tape = SimdTape::default();
     let mut parse: Contender<'_> = match contender.as_str() {
         "serde" => Box::new(|m| common::ours_serde(&mut ours.serde, m)),

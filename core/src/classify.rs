@@ -15,12 +15,13 @@ use crate::envelope::{
 };
 use crate::error::{Error, Fault, Reason};
 use crate::number;
+use crate::repeats::{NameTable, TooManyCollisions};
 use crate::revision::Revision;
-use crate::string::JsonStr;
+use crate::string::{self, JsonStr};
 use crate::tape::{Node, NodeKind, Tape};
 
-/// Objects with more members than this find repeated names by sorting
-/// (O(n log n)) instead of comparing every pair.
+/// Objects with more members than this find repeated names with a hash
+/// table instead of comparing every pair.
 const PAIRWISE_MEMBERS: usize = 8;
 
 /// The members that decide an envelope, in the order of [`Members`].
@@ -78,11 +79,11 @@ pub(crate) struct Classifier<'a, 't> {
     revision: Revision,
     /// Scratch for sorting (hash, name node) of large objects, kept by the
     /// parser.
-    names: &'t mut Vec<(u64, usize)>,
+    names: &'t mut NameTable,
 }
 
 impl<'a, 't> Classifier<'a, 't> {
-    pub(crate) fn new(text: &'a str, tape: &'t Tape, revision: Revision, names: &'t mut Vec<(u64, usize)>) -> Self {
+    pub(crate) fn new(text: &'a str, tape: &'t Tape, revision: Revision, names: &'t mut NameTable) -> Self {
         Classifier { text, tape, revision, names }
     }
 
@@ -125,12 +126,17 @@ impl<'a, 't> Classifier<'a, 't> {
         self.text.get(node.start..node.end).unwrap_or_default()
     }
 
-    /// The bytes between the quotes of the string node at `index`, escapes
+    /// The text between the quotes of the string node at `index`, escapes
     /// and all.
     #[inline]
-    fn inner_bytes(&self, index: usize) -> &'a [u8] {
+    fn inner(&self, index: usize) -> &'a str {
         let node = self.node(index);
-        self.text.as_bytes().get(node.start + 1..node.end.saturating_sub(1)).unwrap_or_default()
+        self.text.get(node.start + 1..node.end.saturating_sub(1)).unwrap_or_default()
+    }
+
+    #[inline]
+    fn inner_bytes(&self, index: usize) -> &'a [u8] {
+        self.inner(index).as_bytes()
     }
 
     /// Whether the string node at `index` stands for `expected` (which has
@@ -138,7 +144,7 @@ impl<'a, 't> Classifier<'a, 't> {
     #[inline]
     fn string_is(&self, index: usize, expected: &str) -> bool {
         let inner = self.inner_bytes(index);
-        inner == expected.as_bytes() || (inner.contains(&b'\\') && self.name(index).eq_str(expected))
+        inner == expected.as_bytes() || (string::has_backslash(inner) && self.name(index).eq_str(expected))
     }
 
     fn name(&self, index: usize) -> JsonStr<'a> {
@@ -326,8 +332,8 @@ impl<'a, 't> Classifier<'a, 't> {
     /// `slot_of` names the slot of an unescaped name by its bytes (the
     /// common case, decided with a few comparisons); escaped names are
     /// decoded. A repeat of a wanted name is seen in its slot; other names
-    /// are compared pairwise in small objects, and large objects sort them
-    /// (O(n log n), never quadratic).
+    /// are compared pairwise in small objects, and large objects use a hash
+    /// table (linear, and never worse than O(n log n)).
     fn scan_members<const K: usize>(
         &mut self,
         object: usize,
@@ -337,65 +343,69 @@ impl<'a, 't> Classifier<'a, 't> {
         let mut found = [None; K];
         let mut others = [0usize; PAIRWISE_MEMBERS];
         let mut n_others = 0;
-        let mut count = 0;
         let mut repeated = None;
+        // Objects with many members use the hash table from the start. The
+        // tape bounds the count (two nodes a member at least); only when
+        // that bound is large are the members counted.
+        let bound = self.node(object).next.saturating_sub(object + 1) / 2;
+        let count = if bound > PAIRWISE_MEMBERS { self.members(object).count() } else { bound };
+        let mut table = (count > PAIRWISE_MEMBERS).then(|| {
+            let mut table = core::mem::take(self.names);
+            table.start(count);
+            table
+        });
+        let mut collided = false;
         for member in self.members(object) {
-            count += 1;
             // A wanted name, spelled plainly, is recognised by its bytes; only
             // names that match none and hold a backslash are decoded.
-            let inner = self.inner_bytes(member.name);
-            let slot = match slot_of(inner) {
+            let inner = self.inner(member.name);
+            let known = slot_of(inner.as_bytes());
+            let name = JsonStr::from_inner(inner, known.is_none() && string::has_backslash(inner.as_bytes()));
+            let slot = match known {
                 Some(slot) => Some(slot),
-                None if inner.contains(&b'\\') => wanted.iter().position(|w| self.name(member.name).eq_str(w)),
+                None if name.is_escaped() => wanted.iter().position(|w| name.eq_str(w)),
                 None => None,
             };
-            match slot.and_then(|i| found.get_mut(i)) {
-                Some(Some(_)) => {
-                    repeated.get_or_insert(member.name);
+            let seen_before = match slot.and_then(|i| found.get_mut(i)) {
+                Some(Some(_)) => true,
+                Some(first) => {
+                    *first = Some(member);
+                    false
                 }
-                Some(first) => *first = Some(member),
-                None if repeated.is_none() && count <= PAIRWISE_MEMBERS => {
-                    let earlier = others.get(..n_others).unwrap_or_default();
-                    let name = self.name(member.name);
-                    if earlier.iter().any(|&other| self.name(other).same_as(name)) {
-                        repeated = Some(member.name);
-                    }
-                    if let Some(free) = others.get_mut(n_others) {
-                        *free = member.name;
-                        n_others += 1;
-                    }
+                None => false,
+            };
+            if repeated.is_some() || collided {
+                continue;
+            }
+            if let Some(table) = table.as_mut() {
+                match table.insert(name.hash(), member.name, |earlier| self.name(earlier).same_as(name)) {
+                    Ok(true) => repeated = Some(member.name),
+                    Ok(false) => {}
+                    Err(TooManyCollisions) => collided = true,
                 }
-                None => {}
+            } else if seen_before {
+                repeated = Some(member.name);
+            } else if slot.is_none() {
+                let earlier = others.get(..n_others).unwrap_or_default();
+                if earlier.iter().any(|&other| self.name(other).same_as(name)) {
+                    repeated = Some(member.name);
+                }
+                if let Some(free) = others.get_mut(n_others) {
+                    *free = member.name;
+                    n_others += 1;
+                }
             }
         }
-        if count > PAIRWISE_MEMBERS {
-            repeated = self.first_repeated_name_sorted(object);
+        if let Some(mut table) = table {
+            if collided {
+                repeated = table
+                    .first_repeat_sorted(self.members(object).map(|m| (self.name(m.name).hash(), m.name)), |a, b| {
+                        self.name(a).cmp(self.name(b))
+                    });
+            }
+            *self.names = table;
         }
         (found, repeated)
-    }
-
-    /// The first repeated name of a large object. Names are sorted by a
-    /// 64-bit hash of their decoded text (integer comparisons); only names
-    /// whose hashes collide are compared as strings, and sorted among
-    /// themselves, so even crafted collisions stay O(n log n).
-    fn first_repeated_name_sorted(&mut self, object: usize) -> Option<usize> {
-        let mut keys = core::mem::take(self.names);
-        keys.clear();
-        keys.extend(self.members(object).map(|m| (self.name(m.name).hash(), m.name)));
-        keys.sort_unstable();
-        let mut found: Option<usize> = None;
-        for run in keys.chunk_by_mut(|a, b| a.0 == b.0).filter(|run| run.len() > 1) {
-            // Equal names sort by position, so each group's second entry is
-            // the first repeat of that name.
-            run.sort_unstable_by(|a, b| self.name(a.1).cmp(self.name(b.1)).then(a.1.cmp(&b.1)));
-            let repeats =
-                run.windows(2).filter(|pair| matches!(pair, [a, b] if self.name(a.1).cmp(self.name(b.1)).is_eq()));
-            if let Some(first) = repeats.filter_map(|pair| pair.get(1).map(|b| b.1)).min() {
-                found = Some(found.map_or(first, |f| f.min(first)));
-            }
-        }
-        *self.names = keys;
-        found
     }
 }
 

@@ -76,6 +76,7 @@ pub mod ids;
 mod limits;
 mod number;
 mod parser;
+mod repeats;
 mod revision;
 mod scan;
 pub mod stream;

@@ -7,18 +7,14 @@
 
 use crate::error::{Fault, Reason};
 
-fn is_digit(byte: Option<&u8>) -> bool {
-    byte.is_some_and(u8::is_ascii_digit)
-}
-
-fn skip_digits(bytes: &[u8], mut i: usize) -> usize {
-    while is_digit(bytes.get(i)) {
-        i += 1;
-    }
-    i
+#[inline]
+fn skip_digits(bytes: &[u8], i: usize) -> usize {
+    let rest = bytes.get(i..).unwrap_or_default();
+    i + rest.iter().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len())
 }
 
 /// A digit must be at `i`: the fault if not.
+#[inline]
 fn need_digit(bytes: &[u8], i: usize) -> Result<(), Fault> {
     match bytes.get(i) {
         Some(b) if b.is_ascii_digit() => Ok(()),
@@ -30,13 +26,24 @@ fn need_digit(bytes: &[u8], i: usize) -> Result<(), Fault> {
 /// Scans the number starting at `at` (a `-` or a digit); returns the offset
 /// one past it. A byte that would continue a number but breaks the grammar
 /// (`01`, `1.`, `1e`, `1.2.3`) is an `invalid-number` fault at that byte.
+#[inline]
 pub(crate) fn scan(bytes: &[u8], at: usize) -> Result<usize, Fault> {
     let mut i = at;
     if bytes.get(i) == Some(&b'-') {
         i += 1;
     }
     need_digit(bytes, i)?;
-    i = if bytes.get(i) == Some(&b'0') { i + 1 } else { skip_digits(bytes, i) };
+    i = if bytes.get(i) == Some(&b'0') { i + 1 } else { skip_digits(bytes, i + 1) };
+    // The usual number is an integer: one look at the byte after it.
+    match bytes.get(i) {
+        Some(b'.' | b'e' | b'E') => scan_fraction_and_exponent(bytes, i),
+        Some(b'0'..=b'9' | b'+' | b'-') => Err(Fault::new(Reason::InvalidNumber, i)),
+        _ => Ok(i),
+    }
+}
+
+/// The rest of a number from its `.` or exponent.
+fn scan_fraction_and_exponent(bytes: &[u8], mut i: usize) -> Result<usize, Fault> {
     if bytes.get(i) == Some(&b'.') {
         need_digit(bytes, i + 1)?;
         i = skip_digits(bytes, i + 1);

@@ -1,13 +1,12 @@
 //! The reusable parser: checks that need no tokeniser, the backend, the
 //! fallback to the core's scanner, then the envelope rules.
 
-use alloc::vec::Vec;
-
 use crate::backend::{Backend, Reference};
 use crate::classify::Classifier;
 use crate::envelope::Envelope;
 use crate::error::{Error, Fault, Reason};
 use crate::limits::Limits;
+use crate::repeats::NameTable;
 use crate::revision::Revision;
 use crate::scan::skip_whitespace;
 use crate::tape::Tape;
@@ -43,7 +42,7 @@ pub struct Parser<B: Backend = DefaultBackend> {
     revision: Revision,
     limits: Limits,
     tape: Tape,
-    names: Vec<(u64, usize)>,
+    names: NameTable,
     declined: bool,
 }
 

@@ -162,11 +162,22 @@ fn scan_from_stop(bytes: &[u8], mut i: usize) -> Result<usize, Fault> {
     }
 }
 
-/// Whether `bytes` holds a backslash. Envelope strings are short, and below
-/// a few dozen bytes a plain loop beats memchr's set-up.
+/// Whether `bytes` holds a backslash: eight bytes at a time for the short
+/// strings of an envelope (names, methods, ids), memchr for long ones.
 #[inline]
-fn has_backslash(bytes: &[u8]) -> bool {
-    if bytes.len() < 32 { bytes.contains(&b'\\') } else { memchr::memchr(b'\\', bytes).is_some() }
+pub(crate) fn has_backslash(bytes: &[u8]) -> bool {
+    if bytes.len() > 64 {
+        return memchr::memchr(b'\\', bytes).is_some();
+    }
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let Ok(word) = <[u8; 8]>::try_from(word) else { return true };
+        let x = u64::from_le_bytes(word) ^ (ONES * u64::from(b'\\'));
+        if x.wrapping_sub(ONES) & !x & HIGHS != 0 {
+            return true;
+        }
+    }
+    words.remainder().contains(&b'\\')
 }
 
 /// True when no `\u` escape in `raw` is an unpaired surrogate. `raw` is
@@ -222,6 +233,18 @@ impl<'a> JsonStr<'a> {
         if self.escaped { Cow::Owned(self.chars().collect::<String>()) } else { Cow::Borrowed(self.inner) }
     }
 
+    /// The text between the quotes of a validated string, and whether it
+    /// holds a backslash (when the caller knows already).
+    #[inline]
+    pub(crate) fn from_inner(inner: &'a str, escaped: bool) -> JsonStr<'a> {
+        JsonStr { inner, escaped }
+    }
+
+    #[inline]
+    pub(crate) fn is_escaped(self) -> bool {
+        self.escaped
+    }
+
     /// Whether both stand for the same text, however escaped.
     pub(crate) fn same_as(self, other: JsonStr<'_>) -> bool {
         if !self.escaped && !other.escaped {
@@ -240,21 +263,19 @@ impl<'a> JsonStr<'a> {
         a.len() == b.len() && a.first() == b.first() && a == b
     }
 
-    /// A hash of the decoded text (FNV-1a over its UTF-8): equal strings,
-    /// however escaped, hash alike.
+    /// A hash of the decoded text (its UTF-8 bytes, mixed eight at a time):
+    /// equal strings, however escaped, hash alike.
     pub(crate) fn hash(self) -> u64 {
-        const PRIME: u64 = 0x0000_0100_0000_01B3;
-        let step = |h: u64, b: u8| (h ^ u64::from(b)).wrapping_mul(PRIME);
-        let mut h: u64 = 0xCBF2_9CE4_8422_2325;
+        let mut hasher = WordHasher::default();
         if self.escaped {
             let mut utf8 = [0u8; 4];
             for c in self.chars() {
-                h = c.encode_utf8(&mut utf8).bytes().fold(h, step);
+                hasher.write(c.encode_utf8(&mut utf8).as_bytes());
             }
         } else {
-            h = self.inner.bytes().fold(h, step);
+            hasher.write(self.inner.as_bytes());
         }
-        h
+        hasher.finish()
     }
 
     pub(crate) fn cmp(self, other: JsonStr<'_>) -> Ordering {
@@ -263,6 +284,57 @@ impl<'a> JsonStr<'a> {
             return self.inner.cmp(other.inner);
         }
         self.chars().cmp(other.chars())
+    }
+}
+
+/// Hashes a byte stream eight bytes at a time, whatever pieces it comes in:
+/// the same bytes give the same hash however they are split.
+#[derive(Debug, Default)]
+struct WordHasher {
+    hash: u64,
+    /// Bytes waiting for a full word, little-endian.
+    word: u64,
+    filled: u32,
+    len: u64,
+}
+
+impl WordHasher {
+    #[inline]
+    fn mix(&mut self, word: u64) {
+        self.hash = (self.hash ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.hash ^= self.hash >> 29;
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        self.len += bytes.len() as u64;
+        let mut rest = bytes;
+        if self.filled == 0 {
+            // Whole words straight from the input (the unescaped case).
+            let mut words = rest.chunks_exact(8);
+            for word in &mut words {
+                if let Ok(word) = <[u8; 8]>::try_from(word) {
+                    self.mix(u64::from_le_bytes(word));
+                }
+            }
+            rest = words.remainder();
+        }
+        for &byte in rest {
+            self.word |= u64::from(byte) << (8 * self.filled);
+            self.filled += 1;
+            if self.filled == 8 {
+                let word = core::mem::take(&mut self.word);
+                self.filled = 0;
+                self.mix(word);
+            }
+        }
+    }
+
+    fn finish(mut self) -> u64 {
+        // The length tells "a" from "a\\u0000", whose words are alike.
+        let (word, len) = (self.word, self.len);
+        self.mix(word);
+        self.mix(len);
+        self.hash
     }
 }
 
@@ -351,7 +423,25 @@ mod tests {
     #[test]
     fn escaped_and_plain_spellings_hash_alike() {
         assert_eq!(JsonStr::new(r#""\u006aSON\ud83d\ude00""#).hash(), JsonStr::new("\"jSON\u{1F600}\"").hash());
+        // Escapes that straddle the eight-byte words of the plain spelling.
+        assert_eq!(
+            JsonStr::new(r#""key-\u0031234567\u00e9\u0041bcdefgh""#).hash(),
+            JsonStr::new("\"key-1234567\u{e9}Abcdefgh\"").hash()
+        );
         assert_ne!(JsonStr::new(r#""a""#).hash(), JsonStr::new(r#""b""#).hash());
+        assert_ne!(JsonStr::new(r#""a""#).hash(), JsonStr::new(r#""a\u0000""#).hash());
+    }
+
+    #[test]
+    fn backslashes_are_found_in_every_position() {
+        for len in 1..80 {
+            assert!(!has_backslash(&alloc::vec![b'a'; len]), "{len}");
+            for at in 0..len {
+                let mut bytes = alloc::vec![b'a'; len];
+                bytes[at] = b'\\';
+                assert!(has_backslash(&bytes), "{len} {at}");
+            }
+        }
     }
 
     #[test]
