@@ -89,6 +89,13 @@ fn main() {
     };
     // Warm once outside the measured region: buffers grow here.
     run(&messages, 1, &mut *parse);
+    let started = std::time::Instant::now();
     let accepted = measured(&messages, repeat, &mut *parse);
-    println!("{contender}: {accepted} of {} accepted", messages.len() * repeat);
+    let elapsed = started.elapsed();
+    let bytes: usize = messages.iter().map(Vec::len).sum::<usize>() * repeat;
+    println!(
+        "{contender}: {accepted} of {} accepted, {bytes} bytes in {elapsed:.3?} ({:.0} MB/s)",
+        messages.len() * repeat,
+        bytes as f64 / elapsed.as_secs_f64() / 1e6
+    );
 }

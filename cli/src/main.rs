@@ -11,7 +11,7 @@ use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
 use clap::{Parser as _, Subcommand, ValueEnum};
-use mcp_envelope::backend::{Backend, SerdeJson, SimdJson};
+use mcp_envelope::backend::{Backend, Reference, SerdeJson, SimdJson};
 use mcp_envelope::{Fault, Limits, Parser, Reason, Revision};
 
 use input::{Framing, Piece};
@@ -38,7 +38,9 @@ struct CheckArgs {
     /// 2026-07-28, or jsonrpc (plain JSON-RPC 2.0).
     #[arg(long, default_value = "2026-07-28", value_parser = parse_revision)]
     revision: Revision,
-    /// JSON backend; `both` runs serde and simd and reports any disagreement.
+    /// JSON backend: `serde`, `simd`, or `reference` (the crate's own
+    /// scanner, fastest on small messages); `both` runs serde and simd and
+    /// reports any disagreement.
     #[arg(long, value_enum, default_value = "serde")]
     backend: BackendChoice,
     /// `lines`: one message per line (MCP stdio); `whole`: each file is one message.
@@ -64,6 +66,7 @@ struct CheckArgs {
 enum BackendChoice {
     Serde,
     Simd,
+    Reference,
     Both,
 }
 
@@ -71,10 +74,11 @@ fn parse_revision(s: &str) -> Result<Revision, String> {
     s.parse().map_err(|e: mcp_envelope::UnknownRevision| e.to_string())
 }
 
-/// Both parsers, built once and reused for every message.
+/// The chosen parsers, built once and reused for every message.
 struct Parsers {
     serde: Option<Parser<SerdeJson>>,
     simd: Option<Parser<SimdJson>>,
+    reference: Option<Parser<Reference>>,
 }
 
 fn summarize<B: Backend>(parser: &mut Parser<B>, bytes: &[u8]) -> Summary {
@@ -85,9 +89,11 @@ impl Parsers {
     fn new(choice: BackendChoice, revision: Revision, limits: Limits) -> Parsers {
         let serde = matches!(choice, BackendChoice::Serde | BackendChoice::Both);
         let simd = matches!(choice, BackendChoice::Simd | BackendChoice::Both);
+        let reference = choice == BackendChoice::Reference;
         Parsers {
             serde: serde.then(|| Parser::new(revision).with_limits(limits)),
             simd: simd.then(|| Parser::new(revision).with_limits(limits)),
+            reference: reference.then(|| Parser::new(revision).with_limits(limits)),
         }
     }
 
@@ -99,6 +105,9 @@ impl Parsers {
         }
         if let Some(p) = &mut self.simd {
             out.push((SimdJson::NAME, summarize(p, bytes)));
+        }
+        if let Some(p) = &mut self.reference {
+            out.push((Reference::NAME, summarize(p, bytes)));
         }
         out
     }
@@ -181,6 +190,7 @@ fn main() -> ExitCode {
         let backend = match args.backend {
             BackendChoice::Serde => "serde",
             BackendChoice::Simd => "simd",
+            BackendChoice::Reference => "reference",
             BackendChoice::Both => "serde and simd",
         };
         eprintln!(

@@ -56,6 +56,17 @@ fn json_format_prints_one_object_per_message_with_the_documented_members() {
 }
 
 #[test]
+fn every_backend_prints_the_same_verdicts() {
+    let args = |backend| ["check", "--format", "json", "--revision", "2025-03-26", "--backend", backend];
+    let serde = run(&args("serde"), SESSION.as_bytes());
+    for backend in ["simd", "reference"] {
+        let other = run(&args(backend), SESSION.as_bytes());
+        assert_eq!(json_lines(&other), json_lines(&serde), "{backend}");
+        assert_eq!(other.status.code(), serde.status.code(), "{backend}");
+    }
+}
+
+#[test]
 fn text_format_puts_a_caret_under_the_fault() {
     let out = run(&["check"], b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":7}\n");
     let text = String::from_utf8(out.stdout).unwrap();

@@ -89,7 +89,7 @@ impl<'a, 't> Classifier<'a, 't> {
 
     /// The envelope of a message whose tape is complete and valid.
     pub(crate) fn envelope(&mut self) -> Result<Envelope<'a>, Error<'a>> {
-        let Some(top) = self.tape.get(0).copied() else {
+        let Some(top) = self.tape.get(0) else {
             return Err(Error::new(Fault::new(Reason::Empty, 0), None));
         };
         match top.kind {
@@ -112,7 +112,7 @@ impl<'a, 't> Classifier<'a, 't> {
     fn node(&self, index: usize) -> Node {
         // Indices come from the tape itself; a miss would be a bug, and
         // reads as an empty null rather than a panic.
-        self.tape.get(index).copied().unwrap_or(Node {
+        self.tape.get(index).unwrap_or(Node {
             kind: NodeKind::Null,
             start: 0,
             end: 0,

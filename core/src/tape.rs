@@ -62,10 +62,44 @@ pub(crate) fn expands(level: usize, top_is_array: bool) -> bool {
     level <= 2 || (level == 3 && top_is_array)
 }
 
+/// A node as stored: offsets in 32 bits (messages are at most
+/// [`Limits::MAX_SIZE_CEILING`](crate::Limits::MAX_SIZE_CEILING) bytes), so a
+/// node takes 16 bytes and the tape stays small in cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Packed {
+    kind: NodeKind,
+    expanded: bool,
+    start: u32,
+    end: u32,
+    next: u32,
+}
+
+impl Packed {
+    #[inline]
+    fn unpack(self) -> Node {
+        Node {
+            kind: self.kind,
+            start: self.start as usize,
+            end: self.end as usize,
+            next: self.next as usize,
+            expanded: self.expanded,
+        }
+    }
+}
+
+/// Offsets and indices fit in 32 bits: the parser refuses messages over
+/// `u32::MAX` bytes before any tokeniser runs, and a tape has fewer nodes
+/// than its message has bytes. (Only `check_json` on a larger string could
+/// wrap, and it reads no spans from the tape.)
+#[inline]
+fn narrow(n: usize) -> u32 {
+    n as u32
+}
+
 /// The tape and the methods every tokeniser builds it with.
 #[derive(Debug, Default)]
 pub struct Tape {
-    nodes: Vec<Node>,
+    nodes: Vec<Packed>,
 }
 
 impl Tape {
@@ -74,15 +108,15 @@ impl Tape {
     }
 
     #[cfg(test)]
-    pub(crate) fn nodes(&self) -> &[Node] {
-        &self.nodes
+    pub(crate) fn nodes(&self) -> alloc::vec::Vec<Node> {
+        self.nodes.iter().map(|n| n.unpack()).collect()
     }
 
     /// A complete value (or member name) that gets no children.
     #[inline]
     pub(crate) fn leaf(&mut self, kind: NodeKind, start: usize, end: usize) {
         let next = self.nodes.len() + 1;
-        self.nodes.push(Node { kind, start, end, next, expanded: false });
+        self.nodes.push(Packed { kind, expanded: false, start: narrow(start), end: narrow(end), next: narrow(next) });
     }
 
     /// A container whose end is not known yet; returns its index for
@@ -90,7 +124,7 @@ impl Tape {
     #[inline]
     pub(crate) fn open(&mut self, kind: NodeKind, start: usize, expanded: bool) -> usize {
         let index = self.nodes.len();
-        self.nodes.push(Node { kind, start, end: start, next: index + 1, expanded });
+        self.nodes.push(Packed { kind, expanded, start: narrow(start), end: narrow(start), next: narrow(index + 1) });
         index
     }
 
@@ -100,20 +134,21 @@ impl Tape {
     pub(crate) fn close(&mut self, index: usize, end: usize) {
         let next = self.nodes.len();
         if let Some(node) = self.nodes.get_mut(index) {
-            node.end = end;
-            node.next = next;
+            node.end = narrow(end);
+            node.next = narrow(next);
         }
     }
 
-    pub(crate) fn get(&self, index: usize) -> Option<&Node> {
-        self.nodes.get(index)
+    #[inline]
+    pub(crate) fn get(&self, index: usize) -> Option<Node> {
+        self.nodes.get(index).map(|n| n.unpack())
     }
 
     /// The indices of the direct children of the expanded node at `index`
     /// (for an object: name, value, name, value, ...).
     pub(crate) fn children(&self, index: usize) -> Children<'_> {
         let (at, end) = match self.nodes.get(index) {
-            Some(node) if node.expanded => (index + 1, node.next),
+            Some(node) if node.expanded => (index + 1, node.next as usize),
             _ => (0, 0),
         };
         Children { tape: self, at, end }
@@ -137,7 +172,7 @@ impl Iterator for Children<'_> {
         }
         let index = self.at;
         // A malformed tape (a bug, not input) ends the walk rather than looping.
-        self.at = self.tape.nodes.get(index).map_or(self.end, |n| n.next.max(index + 1));
+        self.at = self.tape.nodes.get(index).map_or(self.end, |n| (n.next as usize).max(index + 1));
         Some(index)
     }
 }
