@@ -19,7 +19,9 @@ import statistics
 import sys
 from datetime import datetime, timezone
 
-OURS = ("mcp-envelope-serde", "mcp-envelope-simd")
+OURS = ("mcp-envelope-reference", "mcp-envelope-serde", "mcp-envelope-simd")
+# Each library's own ceiling and the floor: they classify nothing.
+CEILINGS = ("serde_json-ignoredany", "simd-json-tape", "utf8-floor")
 
 
 # ---------------------------------------------------------------- collect
@@ -233,7 +235,7 @@ def render_tables(results):
 
 
 def difference(verdicts, key, contender):
-    if contender in OURS or contender == "utf8-floor":
+    if contender in OURS or contender in CEILINGS:
         return ""
     group, _, value = key.partition(" ")
     if group == "adversarial":
@@ -255,7 +257,8 @@ def group_order(key):
 
 
 def contender_order(name):
-    order = list(OURS) + ["serde_json-rawvalue-struct", "sonic-rs-lazyvalue", "serde_json-value", "rmcp-untyped", "rmcp-typed", "utf8-floor"]
+    order = list(OURS) + ["serde_json-rawvalue-struct", "sonic-rs-lazyvalue", "sonic-rs-value", "serde_json-value",
+                          "rmcp-untyped", "rmcp-typed", "serde_json-ignoredany", "simd-json-tape", "utf8-floor"]
     return order.index(name) if name in order else len(order)
 
 
