@@ -134,16 +134,6 @@ fn adversarial(c: &mut Criterion) {
     group.finish();
 }
 
-/// A result message of exactly about `len` bytes of realistic text.
-fn message_of_size(len: usize) -> Vec<u8> {
-    let mut rng = mcp_envelope_benches::Rng::new(mcp_envelope_benches::SEED);
-    let text = serde_json::to_string(&mcp_envelope_benches::text::prose(&mut rng, len)).unwrap_or_default();
-    format!(
-        r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"complete","content":[{{"type":"text","text":{text}}}]}}}}"#
-    )
-    .into_bytes()
-}
-
 fn nested_of_depth(depth: usize) -> Vec<u8> {
     // The envelope is level 1; `params` adds one level per array.
     let arrays = depth.saturating_sub(1);
@@ -156,7 +146,7 @@ fn scaling(c: &mut Criterion) {
     group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(1));
     let mut ours = Ours::new(Revision::V2026_07_28);
     for kib in [1, 4, 16, 64, 256, 1024, 4096, 16384] {
-        let message = message_of_size(kib * 1024);
+        let message = common::message_of_size(kib * 1024);
         assert_eq!(ours_serde(&mut ours.serde, &message), Some("result"));
         assert_eq!(ours_simd(&mut ours.simd, &message), Some("result"));
         assert_eq!(ours_reference(&mut ours.reference, &message), Some("result"));

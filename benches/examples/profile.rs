@@ -12,7 +12,8 @@
 //! ignoredany, simd-tape, floor. A `.jsonl` file is one message a line;
 //! any other file is one message; `adversarial:NAME` is the generator's
 //! adversarial case of that name (e.g. `adversarial:keys-100000-in-envelope`),
-//! built in memory.
+//! built in memory; `size:KIB` is the scaling group's result message of
+//! that many KiB.
 
 #![allow(
     clippy::indexing_slicing,
@@ -56,7 +57,9 @@ fn main() {
     };
     let repeat = rest.first().map_or(1, |r| r.parse().expect("REPEAT is a number"));
     let mut revision = Revision::V2026_07_28;
+    let size = path.strip_prefix("size:").and_then(|kib| kib.parse::<usize>().ok());
     let bytes = match path.strip_prefix("adversarial:") {
+        _ if size.is_some() => common::message_of_size(size.unwrap_or_default() * 1024),
         Some(name) => {
             let case = common::adversarial_cases().into_iter().find(|c| c.name == name);
             let case = case.unwrap_or_else(|| panic!("no adversarial case {name}"));

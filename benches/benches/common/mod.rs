@@ -210,6 +210,16 @@ pub fn is_ceiling(name: &str) -> bool {
     matches!(name, "serde_json-ignoredany" | "simd-json-tape" | "utf8-floor")
 }
 
+/// A result message of exactly about `len` bytes of realistic text.
+pub fn message_of_size(len: usize) -> Vec<u8> {
+    let mut rng = mcp_envelope_benches::Rng::new(mcp_envelope_benches::SEED);
+    let text = serde_json::to_string(&mcp_envelope_benches::text::prose(&mut rng, len)).unwrap_or_default();
+    format!(
+        r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"complete","content":[{{"type":"text","text":{text}}}]}}}}"#
+    )
+    .into_bytes()
+}
+
 /// The realistic messages of a size class.
 pub fn class(class: SizeClass) -> Vec<Vec<u8>> {
     realistic::generate().into_iter().filter(|s| SizeClass::of(s.bytes.len()) == class).map(|s| s.bytes).collect()

@@ -3,6 +3,11 @@
 //! core's tests run them too (on the regression files, the seed corpora and
 //! random input), so a failure found by fuzzing is replayed by `cargo test`.
 //!
+//! Each input is checked under one configuration (a revision and a set of
+//! limits) that the input itself selects, see [`configuration_index`]: the
+//! fuzzer covers all of them across its inputs, many times faster than
+//! checking every input under all twelve.
+//!
 //! | function | property |
 //! |---|---|
 //! | [`parse_serde`], [`parse_simd`] | every verdict is self-consistent, under every revision |
@@ -19,6 +24,7 @@ use core::ops::Range;
 use crate::envelope::{Envelope, Message};
 use crate::error::Error;
 use crate::limits::Limits;
+use crate::revision::Revision;
 
 mod differential;
 mod ids;
@@ -34,9 +40,33 @@ pub use parse::{parse_serde, parse_simd};
 pub use sketch::{Sketch, structured, structured_bytes};
 pub use stream::stream;
 
-/// The limits every property runs under: the defaults, and small ones that
+/// The limits the properties run under: the defaults, and small ones that
 /// input of fuzzing size can reach.
 pub(crate) const LIMITS: [Limits; 2] = [Limits::new(), Limits { max_depth: 4, max_size: 512 }];
+
+/// How many configurations (a revision and a set of limits) there are.
+pub(crate) const CONFIGURATIONS: usize = LIMITS.len() * Revision::ALL.len();
+
+/// Which configuration an input is checked under, chosen by the input
+/// itself: its length and its last byte. Checking one configuration per
+/// input rather than all twelve makes each run many times faster, and the
+/// fuzzer still reaches every configuration: its mutations change lengths
+/// and last bytes all the time, and it keeps an input that reaches new code
+/// under whichever configuration that input selects. The choice is
+/// deterministic, so a regression file replays under the configuration
+/// that failed.
+pub(crate) fn configuration_index(input: &[u8]) -> usize {
+    let last = input.last().copied().map_or(0, usize::from);
+    input.len().wrapping_add(last.wrapping_mul(7)) % CONFIGURATIONS
+}
+
+/// The revision and limits of configuration `index`.
+pub(crate) fn configuration(index: usize) -> (Revision, Limits) {
+    let revisions = Revision::ALL.len();
+    let revision = Revision::ALL.get(index % revisions).copied().unwrap_or_default();
+    let limits = LIMITS.get(index / revisions % LIMITS.len()).copied().unwrap_or_default();
+    (revision, limits)
+}
 
 pub(crate) type Outcome<'a> = Result<Envelope<'a>, Error<'a>>;
 
@@ -69,4 +99,23 @@ pub(crate) fn assert_same(input: &[u8], context: &str, a: (&str, &Outcome<'_>), 
         b.0,
         b.1
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_reach_every_configuration() {
+        // Twelve consecutive lengths with the same last byte cover all twelve.
+        let reached: alloc::collections::BTreeSet<usize> =
+            (1..=CONFIGURATIONS).map(|len| configuration_index(&alloc::vec![b'{'; len])).collect();
+        assert_eq!(reached.len(), CONFIGURATIONS);
+        let distinct: Vec<(Revision, Limits)> = (0..CONFIGURATIONS).map(configuration).collect();
+        assert!(distinct.iter().enumerate().all(|(i, c)| !distinct[..i].contains(c)), "{distinct:?}");
+        // Changing only the last byte moves an input too.
+        let a = configuration_index(br#"{"jsonrpc":"2.0"}"#);
+        let b = configuration_index(br#"{"jsonrpc":"2.0"]"#);
+        assert_ne!(a, b);
+    }
 }
