@@ -145,5 +145,7 @@ pub fn large() -> Vec<Case> {
         case("lone-surrogate-late-2mib", late_surrogate, Expect::Invalid("lone-surrogate")),
         case("at-size-limit-64mib", image_result_of_len(&mut rng, limit), Expect::Valid("result")),
         case("over-size-limit", image_result_of_len(&mut rng, limit + 1), Expect::Invalid("too-large")),
+        // Last, so the cases above keep their bytes: the 2 MiB image.
+        case("image-2mib", image_result_of_len(&mut rng, two_mib), Expect::Valid("result")),
     ]
 }

@@ -77,8 +77,8 @@ pub(crate) struct Classifier<'a, 't> {
     text: &'a str,
     tape: &'t Tape,
     revision: Revision,
-    /// Scratch for sorting (hash, name node) of large objects, kept by the
-    /// parser.
+    /// The table that finds repeated names in large objects, kept by the
+    /// parser so a warm parser does not allocate.
     names: &'t mut NameTable,
 }
 

@@ -34,12 +34,18 @@ std::thread_local! {
 /// simd-json parsers and a fresh core scanner give the same verdict,
 /// envelope, ids, methods, payload spans, error code, reason and offset.
 pub fn differential(input: &[u8]) {
-    let index = configuration_index(input);
+    differential_under(input, configuration_index(input));
+}
+
+/// [`differential`] under configuration `index` (any number; taken modulo
+/// [`CONFIGURATIONS`]).
+pub fn differential_under(input: &[u8], index: usize) {
+    let index = index % CONFIGURATIONS;
     WARM.with(|warm| {
         let mut warm = warm.borrow_mut();
         let warm = warm.get_or_insert_with(|| Warm { serde: all(), simd: all() });
-        // The warm parsers of every configuration live on between inputs, so
-        // state one configuration leaves behind meets the others' inputs.
+        // Each configuration's warm parsers live on between the inputs that
+        // select it, so state one input leaves behind meets the next.
         let (Some(serde), Some(simd)) = (warm.serde.get_mut(index), warm.simd.get_mut(index)) else { return };
         let (revision, limits): (Revision, Limits) = (serde.revision(), serde.limits());
         let context = alloc::format!("{revision}, {limits:?}");

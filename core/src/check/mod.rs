@@ -6,11 +6,12 @@
 //! Each input is checked under one configuration (a revision and a set of
 //! limits) that the input itself selects, see [`configuration_index`]: the
 //! fuzzer covers all of them across its inputs, many times faster than
-//! checking every input under all twelve.
+//! checking every input under all twelve. The `_under` forms take the
+//! configuration as an argument, for replaying files under all of them.
 //!
 //! | function | property |
 //! |---|---|
-//! | [`parse_serde`], [`parse_simd`] | every verdict is self-consistent, under every revision |
+//! | [`parse_serde`], [`parse_simd`] | every verdict is self-consistent |
 //! | [`differential`] | serde_json, simd-json and the core's scanner give the same outcome |
 //! | [`structured`] | written envelopes parse back to themselves; mutations of them agree across backends |
 //! | [`stream`] | line framing does not depend on chunking and stays within its memory bound |
@@ -33,9 +34,9 @@ mod parse;
 mod sketch;
 mod stream;
 
-pub use differential::differential;
+pub use differential::{differential, differential_under};
 pub use ids::ids;
-pub use parse::{parse_serde, parse_simd};
+pub use parse::{parse_serde, parse_serde_under, parse_simd, parse_simd_under};
 #[cfg(feature = "arbitrary")]
 pub use sketch::{Sketch, structured, structured_bytes};
 pub use stream::stream;
@@ -45,7 +46,7 @@ pub use stream::stream;
 pub(crate) const LIMITS: [Limits; 2] = [Limits::new(), Limits { max_depth: 4, max_size: 512 }];
 
 /// How many configurations (a revision and a set of limits) there are.
-pub(crate) const CONFIGURATIONS: usize = LIMITS.len() * Revision::ALL.len();
+pub const CONFIGURATIONS: usize = LIMITS.len() * Revision::ALL.len();
 
 /// Which configuration an input is checked under, chosen by the input
 /// itself: its length and its last byte. Checking one configuration per
@@ -55,13 +56,18 @@ pub(crate) const CONFIGURATIONS: usize = LIMITS.len() * Revision::ALL.len();
 /// under whichever configuration that input selects. The choice is
 /// deterministic, so a regression file replays under the configuration
 /// that failed.
-pub(crate) fn configuration_index(input: &[u8]) -> usize {
+pub fn configuration_index(input: &[u8]) -> usize {
     let last = input.last().copied().map_or(0, usize::from);
-    input.len().wrapping_add(last.wrapping_mul(7)) % CONFIGURATIONS
+    let index = input.len().wrapping_add(last.wrapping_mul(7)) % CONFIGURATIONS;
+    // Under the small limits an input past their size would only meet the
+    // size check: it gets the default limits instead.
+    let small = LIMITS.get(1).map_or(0, |l| l.max_size);
+    if input.len() > small { index % Revision::ALL.len() } else { index }
 }
 
 /// The revision and limits of configuration `index`.
 pub(crate) fn configuration(index: usize) -> (Revision, Limits) {
+    let index = index % CONFIGURATIONS;
     let revisions = Revision::ALL.len();
     let revision = Revision::ALL.get(index % revisions).copied().unwrap_or_default();
     let limits = LIMITS.get(index / revisions % LIMITS.len()).copied().unwrap_or_default();
@@ -107,7 +113,7 @@ mod tests {
 
     #[test]
     fn inputs_reach_every_configuration() {
-        // Twelve consecutive lengths with the same last byte cover all twelve.
+        // Twelve consecutive short lengths with the same last byte cover all twelve.
         let reached: alloc::collections::BTreeSet<usize> =
             (1..=CONFIGURATIONS).map(|len| configuration_index(&alloc::vec![b'{'; len])).collect();
         assert_eq!(reached.len(), CONFIGURATIONS);
@@ -117,5 +123,9 @@ mod tests {
         let a = configuration_index(br#"{"jsonrpc":"2.0"}"#);
         let b = configuration_index(br#"{"jsonrpc":"2.0"]"#);
         assert_ne!(a, b);
+        // Past the small size limit, only the default limits are chosen.
+        for len in 513..600 {
+            assert_eq!(configuration(configuration_index(&alloc::vec![b' '; len])).1, Limits::new(), "{len}");
+        }
     }
 }

@@ -15,7 +15,13 @@ use crate::{check_json, write};
 /// Self-consistency of the serde_json backend's verdicts: the same
 /// properties as [`parse_simd`].
 pub fn parse_serde(input: &[u8]) {
-    parse_one::<SerdeJson>(input);
+    parse_serde_under(input, configuration_index(input));
+}
+
+/// [`parse_serde`] under configuration `index` (any number; taken modulo
+/// [`CONFIGURATIONS`](super::CONFIGURATIONS)).
+pub fn parse_serde_under(input: &[u8], index: usize) {
+    parse_one::<SerdeJson>(input, index);
 }
 
 /// Self-consistency of the simd-json backend's verdicts: under the revision
@@ -26,7 +32,13 @@ pub fn parse_serde(input: &[u8]) {
 /// the table says; a valid envelope's payloads are valid JSON inside the
 /// input, and each message written back out parses to itself.
 pub fn parse_simd(input: &[u8]) {
-    parse_one::<SimdJson>(input);
+    parse_simd_under(input, configuration_index(input));
+}
+
+/// [`parse_simd`] under configuration `index` (any number; taken modulo
+/// [`CONFIGURATIONS`](super::CONFIGURATIONS)).
+pub fn parse_simd_under(input: &[u8], index: usize) {
+    parse_one::<SimdJson>(input, index);
 }
 
 /// Under the revision and limits the input selects: an error's offset lies inside
@@ -34,8 +46,8 @@ pub fn parse_simd(input: &[u8]) {
 /// -32700 (other than a limit) is invalid JSON with the same fault, by the
 /// core's scanner; a valid envelope's payloads are valid JSON, inside the
 /// input, and each message written back out parses to itself.
-fn parse_one<B: Backend>(input: &[u8]) {
-    let (revision, limits) = configuration(configuration_index(input));
+fn parse_one<B: Backend>(input: &[u8], index: usize) {
+    let (revision, limits) = configuration(index);
     let mut parser = Parser::<B>::new(revision).with_limits(limits);
     let outcome = parser.parse(input);
     consistent::<B>(input, revision, limits, &outcome);

@@ -61,6 +61,16 @@ pub fn target(name: &str) -> Option<fn(&[u8])> {
     })
 }
 
+/// The byte-level checks that take a configuration, by target name.
+fn target_under(name: &str) -> Option<fn(&[u8], usize)> {
+    Some(match name {
+        "parse_serde" => check::parse_serde_under,
+        "parse_simd" => check::parse_simd_under,
+        "differential" => check::differential_under,
+        _ => return None,
+    })
+}
+
 fn regressions() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/regressions")
 }
@@ -81,7 +91,11 @@ fn every_regression_file_is_replayed_through_its_target_and_has_a_note() {
         let notes = std::fs::read_to_string(dir.join("NOTES.md")).unwrap_or_default();
         for (file, bytes) in files(&dir).into_iter().filter(|(f, _)| f != "NOTES.md") {
             assert!(notes.contains(&format!("`{file}`")), "fuzz/regressions/{name}/{file} has no note in NOTES.md");
+            // Under the configuration the fuzzer chose, and every other.
             check(&bytes);
+            if let Some(under) = target_under(&name) {
+                (0..check::CONFIGURATIONS).for_each(|index| under(&bytes, index));
+            }
         }
     }
 }
@@ -93,10 +107,14 @@ fn seed_files_pass_every_byte_level_check() {
     for dir in std::fs::read_dir(examples).unwrap() {
         seeds.extend(files(&dir.unwrap().path()));
     }
+    // Every seed under every configuration (revision and limits), not only
+    // the one it selects when fuzzed.
     for (name, bytes) in &seeds {
-        for check in [check::parse_serde, check::parse_simd, check::differential] {
-            let run = std::panic::catch_unwind(|| check(bytes));
-            assert!(run.is_ok(), "{name}");
+        for check in [check::parse_serde_under, check::parse_simd_under, check::differential_under] {
+            for index in 0..check::CONFIGURATIONS {
+                let run = std::panic::catch_unwind(|| check(bytes, index));
+                assert!(run.is_ok(), "{name} under configuration {index}");
+            }
         }
     }
 }
