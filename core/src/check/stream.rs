@@ -14,7 +14,7 @@ enum Owned {
     Oversized { line: u64, offset: u64, len: u64 },
 }
 
-fn frames(max: usize, chunks: impl Iterator<Item = Vec<u8>>) -> Vec<Owned> {
+fn frames<'c>(max: usize, chunks: impl Iterator<Item = &'c [u8]>) -> Vec<Owned> {
     let mut reader = LineReader::new(max);
     let mut out = Vec::new();
     let mut emit = |f: Frame<'_>| {
@@ -24,7 +24,7 @@ fn frames(max: usize, chunks: impl Iterator<Item = Vec<u8>>) -> Vec<Owned> {
         });
     };
     for chunk in chunks {
-        reader.feed(&chunk, &mut emit);
+        reader.feed(chunk, &mut emit);
         assert!(reader.buffered() <= max + 1, "buffered {} bytes with a limit of {max}", reader.buffered());
     }
     reader.finish(&mut emit);
@@ -39,7 +39,7 @@ fn frames(max: usize, chunks: impl Iterator<Item = Vec<u8>>) -> Vec<Owned> {
 pub fn stream(input: &[u8]) {
     let [max, seed, bytes @ ..] = input else { return };
     let max = usize::from(*max % 64) + 1;
-    let whole = frames(max, core::iter::once(bytes.to_vec()));
+    let whole = frames(max, core::iter::once(bytes));
 
     let mut state = u32::from(*seed) | 1;
     let mut rest = bytes;
@@ -50,11 +50,11 @@ pub fn stream(input: &[u8]) {
         state ^= state << 5;
         let n = (state as usize % (2 * max + 3)).min(rest.len());
         let (chunk, after) = rest.split_at(n);
-        chunks.push(chunk.to_vec());
+        chunks.push(chunk);
         rest = after;
     }
     assert_eq!(frames(max, chunks.into_iter()), whole, "chunking changed the frames of {}", shown(bytes));
-    assert_eq!(frames(max, bytes.iter().map(|&b| alloc::vec![b])), whole, "bytewise on {}", shown(bytes));
+    assert_eq!(frames(max, bytes.chunks(1)), whole, "bytewise on {}", shown(bytes));
 
     let mut serde = Parser::<SerdeJson>::new(Revision::V2026_07_28);
     let mut simd = Parser::<SimdJson>::new(Revision::V2026_07_28);
