@@ -35,8 +35,8 @@ fn committed_adversarial_files_match_the_generator() {
 
 #[test]
 fn every_realistic_message_is_valid_on_both_backends() {
-    let mut serde = Parser::<SerdeJson>::new(Revision::V2026_07_28);
-    let mut simd = Parser::<SimdJson>::new(Revision::V2026_07_28);
+    let mut serde = Parser::<SerdeJson>::with_backend(Revision::V2026_07_28);
+    let mut simd = Parser::<SimdJson>::with_backend(Revision::V2026_07_28);
     let samples = realistic::generate();
     assert!(samples.len() > 900);
     for s in &samples {
@@ -54,11 +54,11 @@ fn every_adversarial_case_gets_its_expected_verdict_on_both_backends() {
             Expect::Valid(kind) => Ok(kind),
             Expect::Invalid(reason) => Err(reason),
         };
-        let serde = Parser::<SerdeJson>::new(case.revision)
+        let serde = Parser::<SerdeJson>::with_backend(case.revision)
             .parse(&case.bytes)
             .map(|e| e.kind().name())
             .map_err(|e| e.reason().name());
-        let simd = Parser::<SimdJson>::new(case.revision)
+        let simd = Parser::<SimdJson>::with_backend(case.revision)
             .parse(&case.bytes)
             .map(|e| e.kind().name())
             .map_err(|e| e.reason().name());

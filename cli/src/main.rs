@@ -91,9 +91,9 @@ impl Parsers {
         let simd = matches!(choice, BackendChoice::Simd | BackendChoice::Both);
         let reference = choice == BackendChoice::Reference;
         Parsers {
-            serde: serde.then(|| Parser::new(revision).with_limits(limits)),
-            simd: simd.then(|| Parser::new(revision).with_limits(limits)),
-            reference: reference.then(|| Parser::new(revision).with_limits(limits)),
+            serde: serde.then(|| Parser::with_backend(revision).with_limits(limits)),
+            simd: simd.then(|| Parser::with_backend(revision).with_limits(limits)),
+            reference: reference.then(|| Parser::with_backend(revision).with_limits(limits)),
         }
     }
 

@@ -11,7 +11,7 @@
 //! ```
 //! use mcp_envelope::{Parser, Revision, Message, write};
 //!
-//! let mut parser: Parser = Parser::new(Revision::V2026_07_28);
+//! let mut parser = Parser::new(Revision::V2026_07_28);
 //! let line = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_me"}}"#;
 //! match parser.parse(line) {
 //!     Ok(envelope) => {

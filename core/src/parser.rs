@@ -27,7 +27,7 @@ pub type DefaultBackend = Reference;
 /// ```
 /// use mcp_envelope::{Parser, Revision, Message};
 ///
-/// let mut parser = Parser::<mcp_envelope::DefaultBackend>::new(Revision::V2026_07_28);
+/// let mut parser = Parser::new(Revision::V2026_07_28);
 /// let envelope = parser.parse(br#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#).unwrap();
 /// let Some(Message::Request(request)) = envelope.single() else { panic!() };
 /// assert_eq!(request.method, "tools/list");
@@ -46,10 +46,21 @@ pub struct Parser<B: Backend = DefaultBackend> {
     declined: bool,
 }
 
-impl<B: Backend> Parser<B> {
-    /// A parser for `revision` with the default [`Limits`].
+impl Parser {
+    /// A parser on the [`DefaultBackend`] for `revision`, with the default
+    /// [`Limits`]. For another backend, [`Parser::with_backend`].
     #[must_use]
     pub fn new(revision: Revision) -> Self {
+        Parser::with_backend(revision)
+    }
+}
+
+impl<B: Backend> Parser<B> {
+    /// A parser on backend `B` for `revision`, with the default [`Limits`]:
+    /// `Parser::<SimdJson>::with_backend(revision)`, or `Parser::with_backend`
+    /// where the type is known.
+    #[must_use]
+    pub fn with_backend(revision: Revision) -> Self {
         Parser { revision, ..Parser::default() }
     }
 

@@ -59,7 +59,7 @@ const VALID_JSON: &[&str] = &[
 const INVALID_JSON: &[&str] = &[r#"{"jsonrpc":"2.0","id":6,"method":"m","params":{"a":1,}}"#];
 
 fn allocations_when_warm<B: Backend>(messages: &[&str]) -> usize {
-    let mut parser = Parser::<B>::new(Revision::V2026_07_28);
+    let mut parser = Parser::<B>::with_backend(Revision::V2026_07_28);
     for m in messages {
         let _ = parser.parse(m.as_bytes());
     }

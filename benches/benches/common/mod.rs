@@ -173,7 +173,11 @@ pub struct Ours {
 
 impl Ours {
     pub fn new(revision: Revision) -> Ours {
-        Ours { serde: Parser::new(revision), simd: Parser::new(revision), reference: Parser::new(revision) }
+        Ours {
+            serde: Parser::with_backend(revision),
+            simd: Parser::with_backend(revision),
+            reference: Parser::with_backend(revision),
+        }
     }
 }
 

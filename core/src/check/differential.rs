@@ -21,7 +21,7 @@ fn all<B: Backend>() -> Vec<Parser<B>> {
     (0..CONFIGURATIONS)
         .map(|index| {
             let (revision, limits) = configuration(index);
-            Parser::<B>::new(revision).with_limits(limits)
+            Parser::<B>::with_backend(revision).with_limits(limits)
         })
         .collect()
 }
@@ -51,7 +51,7 @@ pub fn differential_under(input: &[u8], index: usize) {
         let context = alloc::format!("{revision}, {limits:?}");
         let a = serde.parse(input);
         let b = simd.parse(input);
-        let reference = Parser::<Reference>::new(revision).with_limits(limits).parse(input);
+        let reference = Parser::<Reference>::with_backend(revision).with_limits(limits).parse(input);
         assert_same(input, &context, ("serde", &a), ("simd", &b));
         assert_same(input, &context, ("serde", &a), ("reference", &reference));
     });

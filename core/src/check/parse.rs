@@ -48,7 +48,7 @@ pub fn parse_simd_under(input: &[u8], index: usize) {
 /// input, and each message written back out parses to itself.
 fn parse_one<B: Backend>(input: &[u8], index: usize) {
     let (revision, limits) = configuration(index);
-    let mut parser = Parser::<B>::new(revision).with_limits(limits);
+    let mut parser = Parser::<B>::with_backend(revision).with_limits(limits);
     let outcome = parser.parse(input);
     consistent::<B>(input, revision, limits, &outcome);
 }
@@ -118,7 +118,7 @@ fn judge_json(input: &[u8], reason: Reason, offset: usize, ctx: &dyn Fn() -> all
 fn answerable<B: Backend>(e: &crate::Error<'_>, revision: Revision, ctx: &dyn Fn() -> alloc::string::String) {
     let mut answer = Vec::new();
     write::error_for(&mut answer, e);
-    let parsed = Parser::<B>::new(revision).parse(&answer);
+    let parsed = Parser::<B>::with_backend(revision).parse(&answer);
     let ok = matches!(&parsed, Ok(Envelope::Single(Message::Error(r)))
         if r.error.code == i64::from(e.code()) && r.id.as_ref() == e.id());
     assert!(ok, "the answer {} to {e:?} parsed as {parsed:?}: {}", shown(&answer), ctx());
@@ -152,7 +152,7 @@ fn classified(code: i64, revision: Revision, ctx: &dyn Fn() -> alloc::string::St
 fn round_trip<B: Backend>(m: &Message<'_>, revision: Revision, ctx: &dyn Fn() -> alloc::string::String) {
     let mut written = Vec::new();
     write::message(&mut written, m);
-    let mut parser = Parser::<B>::new(revision);
+    let mut parser = Parser::<B>::with_backend(revision);
     let again = parser.parse(&written);
     assert!(
         matches!(&again, Ok(Envelope::Single(m2)) if m2 == m),

@@ -532,7 +532,7 @@ pub fn structured(sketch: &Sketch) {
     let (bytes, expected) = sketch.write();
     differential(&bytes);
     let Some(expected) = expected else { return };
-    let mut parser = Parser::<SerdeJson>::new(sketch.revision);
+    let mut parser = Parser::<SerdeJson>::with_backend(sketch.revision);
     let outcome = parser.parse(&bytes);
     let got: Vec<Option<Expected>> = match &outcome {
         Ok(Envelope::Single(m)) => alloc::vec![Some(summary(m))],

@@ -56,8 +56,8 @@ pub fn stream(input: &[u8]) {
     assert_eq!(frames(max, chunks.into_iter()), whole, "chunking changed the frames of {}", shown(bytes));
     assert_eq!(frames(max, bytes.chunks(1)), whole, "bytewise on {}", shown(bytes));
 
-    let mut serde = Parser::<SerdeJson>::new(Revision::V2026_07_28);
-    let mut simd = Parser::<SimdJson>::new(Revision::V2026_07_28);
+    let mut serde = Parser::<SerdeJson>::with_backend(Revision::V2026_07_28);
+    let mut simd = Parser::<SimdJson>::with_backend(Revision::V2026_07_28);
     for frame in &whole {
         match frame {
             Owned::Message { bytes, .. } => {

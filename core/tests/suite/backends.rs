@@ -12,7 +12,7 @@ const ORDINARY: &[&str] = &[
 ];
 
 fn declined<B: Backend>(input: &str) -> bool {
-    let mut parser = Parser::<B>::new(Revision::V2026_07_28);
+    let mut parser = Parser::<B>::with_backend(Revision::V2026_07_28);
     let _ = parser.parse(input.as_bytes());
     parser.declined()
 }

@@ -11,7 +11,7 @@ use crate::support::{backends, files, testdata};
 /// The verdict of one backend: `None` for valid JSON (whatever the envelope
 /// rules then say), else the parse error's reason and offset.
 fn json_verdict<B: Backend>(input: &[u8]) -> Option<(&'static str, usize)> {
-    match Parser::<B>::new(Revision::JsonRpc).parse(input) {
+    match Parser::<B>::with_backend(Revision::JsonRpc).parse(input) {
         Err(e) if e.code() == -32700 => Some((e.reason().name(), e.offset())),
         _ => None,
     }

@@ -14,7 +14,7 @@ pub fn backends() -> &'static [&'static str] {
 }
 
 fn one<'a, B: Backend>(revision: Revision, limits: Limits, input: &'a [u8]) -> Outcome<'a> {
-    Parser::<B>::new(revision).with_limits(limits).parse(input)
+    Parser::<B>::with_backend(revision).with_limits(limits).parse(input)
 }
 
 /// The payload spans of every message in an outcome, in order.
