@@ -3,6 +3,7 @@
 
 use std::fs::File;
 use std::io::{self, Read};
+use std::ops::ControlFlow;
 
 use mcp_envelope::stream::{Frame, LineReader};
 
@@ -32,20 +33,28 @@ fn open(name: &str) -> io::Result<Box<dyn Read>> {
     if name == "-" { Ok(Box::new(io::stdin().lock())) } else { Ok(Box::new(File::open(name)?)) }
 }
 
-/// Calls `each` for every message of `name` ("-" for standard input).
+/// Calls `each` for every message of `name` ("-" for standard input), until
+/// `each` says to stop: then nothing more is read.
 pub fn read(
     name: &str,
     framing: Framing,
     max_size: usize,
-    mut each: impl FnMut(Origin<'_>, Piece<'_>),
+    mut each: impl FnMut(Origin<'_>, Piece<'_>) -> ControlFlow<()>,
 ) -> io::Result<()> {
     let mut reader = open(name)?;
     match framing {
         Framing::Lines => {
             let mut lines = LineReader::new(max_size);
-            let mut emit = |frame: Frame<'_>| match frame {
-                Frame::Message { line, bytes, .. } => each(Origin { file: name, line }, Piece::Message(bytes)),
-                Frame::Oversized { line, .. } => each(Origin { file: name, line }, Piece::Oversized),
+            let stopped = std::cell::Cell::new(false);
+            let mut emit = |frame: Frame<'_>| {
+                if stopped.get() {
+                    return;
+                }
+                let flow = match frame {
+                    Frame::Message { line, bytes, .. } => each(Origin { file: name, line }, Piece::Message(bytes)),
+                    Frame::Oversized { line, .. } => each(Origin { file: name, line }, Piece::Oversized),
+                };
+                stopped.set(flow.is_break());
             };
             let mut chunk = vec![0; 64 * 1024];
             loop {
@@ -56,6 +65,9 @@ pub fn read(
                     Err(e) => return Err(e),
                 };
                 lines.feed(chunk.get(..n).unwrap_or_default(), &mut emit);
+                if stopped.get() {
+                    return Ok(());
+                }
             }
             lines.finish(&mut emit);
         }
@@ -65,11 +77,11 @@ pub fn read(
             let mut bytes = Vec::new();
             reader.by_ref().take(max_size as u64 + 1).read_to_end(&mut bytes)?;
             let origin = Origin { file: name, line: 1 };
-            if bytes.len() > max_size {
-                each(origin, Piece::Oversized);
+            let _ = if bytes.len() > max_size {
+                each(origin, Piece::Oversized)
             } else {
-                each(origin, Piece::Message(&bytes));
-            }
+                each(origin, Piece::Message(&bytes))
+            };
         }
     }
     Ok(())

@@ -8,6 +8,7 @@ mod render;
 mod summary;
 
 use std::io::{self, BufWriter, Write};
+use std::ops::ControlFlow;
 use std::process::ExitCode;
 
 use clap::{Parser as _, Subcommand, ValueEnum};
@@ -55,7 +56,7 @@ struct CheckArgs {
     /// Largest message allowed, in bytes.
     #[arg(long, default_value_t = Limits::DEFAULT_MAX_SIZE)]
     max_size: usize,
-    /// Print only invalid messages and disagreements.
+    /// Print only invalid messages and disagreements, and no summary.
     #[arg(long, short)]
     quiet: bool,
     /// Files to read; `-` or nothing for standard input.
@@ -119,10 +120,28 @@ struct Tally {
     invalid: u64,
     disagreements: u64,
     io_errors: u64,
+    /// Standard output was closed by its reader; the rest was not checked.
+    output_closed: bool,
+}
+
+/// The limits asked for, brought into range, with a warning for each one
+/// that had to be changed.
+fn limits(args: &CheckArgs) -> Limits {
+    let limits = Limits::new().with_max_depth(args.max_depth).with_max_size(args.max_size);
+    if limits.max_depth != args.max_depth {
+        eprintln!("mcp-envelope: --max-depth {} is below 1; using {}", args.max_depth, limits.max_depth);
+    }
+    if limits.max_size != args.max_size {
+        eprintln!(
+            "mcp-envelope: --max-size {} is above the largest message the parser accepts; using {}",
+            args.max_size, limits.max_size
+        );
+    }
+    limits
 }
 
 fn check(args: &CheckArgs) -> Tally {
-    let limits = Limits::new().with_max_depth(args.max_depth).with_max_size(args.max_size);
+    let limits = limits(args);
     let mut parsers = Parsers::new(args.backend, args.revision, limits);
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
@@ -142,12 +161,12 @@ fn check(args: &CheckArgs) -> Tally {
             };
             tally.messages += 1;
             let agree = verdicts.windows(2).all(|w| matches!(w, [a, b] if a.1 == b.1));
-            let Some((_, first)) = verdicts.first() else { return };
+            let Some((_, first)) = verdicts.first() else { return ControlFlow::Continue(()) };
             let invalid = first.has_invalid();
             tally.invalid += u64::from(invalid);
             tally.disagreements += u64::from(!agree);
             if args.quiet && agree && !invalid {
-                return;
+                return ControlFlow::Continue(());
             }
             let verdict = if agree { Verdict::One(first) } else { Verdict::Disagreement(&verdicts) };
             let place = Place { file: origin.file, line: origin.line, bytes };
@@ -155,8 +174,13 @@ fn check(args: &CheckArgs) -> Tally {
                 Format::Text => render::text(&mut out, &place, &verdict),
                 Format::Json => render::json_line(&mut out, &place, &verdict),
             };
-            if let Err(e) = written {
-                write_failed.get_or_insert(e);
+            match written {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(e) => {
+                    // Nobody reads any more (or cannot): stop reading too.
+                    write_failed = Some(e);
+                    ControlFlow::Break(())
+                }
             }
         });
         if let Err(e) = read {
@@ -165,11 +189,14 @@ fn check(args: &CheckArgs) -> Tally {
             tally.io_errors += 1;
         }
         if let Some(e) = write_failed {
-            // Output closed (a pipe to `head`, say): stop quietly.
-            if e.kind() != io::ErrorKind::BrokenPipe {
+            // Output closed (a pipe to `head`, say): stop quietly, with the
+            // status of what was checked, as `head` expects of a writer.
+            if e.kind() == io::ErrorKind::BrokenPipe {
+                tally.output_closed = true;
+            } else {
                 eprintln!("mcp-envelope: writing output: {e}");
+                tally.io_errors += 1;
             }
-            tally.io_errors += 1;
             return tally;
         }
     }
@@ -186,7 +213,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let Command::Check(args) = cli.command;
     let tally = check(&args);
-    if args.format == Format::Text {
+    // The summary is for people: not with --quiet, not in JSON, and not
+    // when the reader went away.
+    if args.format == Format::Text && !args.quiet && !tally.output_closed {
         let backend = match args.backend {
             BackendChoice::Serde => "serde",
             BackendChoice::Simd => "simd",
@@ -219,7 +248,13 @@ mod tests {
 
     #[test]
     fn exit_status_ranks_disagreement_over_io_errors_over_invalid_messages() {
-        let t = |invalid, disagreements, io_errors| Tally { messages: 9, invalid, disagreements, io_errors };
+        let t = |invalid, disagreements, io_errors| Tally {
+            messages: 9,
+            invalid,
+            disagreements,
+            io_errors,
+            output_closed: false,
+        };
         assert_eq!(exit_status(&t(0, 0, 0)), 0);
         assert_eq!(exit_status(&t(4, 0, 0)), 1);
         assert_eq!(exit_status(&t(4, 0, 1)), 2);

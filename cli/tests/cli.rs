@@ -181,3 +181,43 @@ fn both_backends_agree_on_every_test_file_of_the_workspace() {
         }
     }
 }
+
+#[test]
+fn a_closed_output_pipe_stops_the_check_quietly() {
+    // Like `mcp-envelope check big.jsonl | head -1`.
+    let dir = std::env::temp_dir().join(format!("mcp-envelope-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("many.jsonl");
+    let line = format!("{}\n", r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#);
+    std::fs::write(&file, line.repeat(300_000)).unwrap();
+    let mut child =
+        bin().args(["check", file.to_str().unwrap()]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 64];
+    std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty(), "said: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn quiet_silences_the_summary() {
+    let out = run(&["check", "--quiet"], b"{\"jsonrpc\":\"2.0\",\"method\":\"m\"}\n");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    let loud = run(&["check"], b"{\"jsonrpc\":\"2.0\",\"method\":\"m\"}\n");
+    assert!(String::from_utf8_lossy(&loud.stderr).contains("1 messages, 0 invalid"));
+}
+
+#[test]
+fn a_clamped_limit_is_reported() {
+    let out = run(&["check", "--quiet", "--max-depth", "0", "--max-size", "9999999999"], b"[]\n");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("--max-depth 0 is below 1; using 1"), "{said}");
+    assert!(
+        said.contains("--max-size 9999999999 is above the largest message the parser accepts; using 4294967295"),
+        "{said}"
+    );
+}
