@@ -45,7 +45,13 @@ step() { printf '\n== %s\n' "$*" >&2; }
 # ---------------------------------------------------------------- agreement
 step "1/4 backend agreement"
 cargo build --quiet --release -p mcp-envelope-cli
-cli=target/release/mcp-envelope
+# Where cargo put it, whatever CARGO_TARGET_DIR or build.target-dir say.
+target_dir=$(cargo metadata --format-version 1 --no-deps | grep -o '"target_directory":"[^"]*"' | cut -d'"' -f4)
+cli=$target_dir/release/mcp-envelope
+if [ ! -x "$cli" ]; then
+  echo "workbench: the CLI is not at $cli after building it" >&2
+  exit 1
+fi
 mapfile -t files < <(find testdata/jsontestsuite/test_parsing testdata/mcp-spec/2026-07-28/examples \
   testdata/github-mcp-server-toolsnaps corpus -type f ! -name LICENSE ! -name '*.md' 2>/dev/null | sort)
 {
@@ -64,7 +70,12 @@ for revision in 2024-11-05 2025-03-26 2025-06-18 2025-11-25 2026-07-28 jsonrpc; 
     "$cli" check --backend both --format json --framing "$framing" --revision "$revision" "${files[@]}" > "$log"
     rc=$?
     set -e
-    [ "$rc" -ge 2 ] && status=1
+    if [ "$rc" -ge 2 ] || [ ! -s "$log" ]; then
+      # A row of zeros would read as agreement: say it did not run.
+      status=1
+      echo "| $revision | $framing | not run: the CLI exited with status $rc, see \`$(basename "$log")\` | | |" >> "$report"
+      continue
+    fi
     python3 - "$log" "$revision" "$framing" >> "$report" <<'PY'
 import json, sys
 path, revision, framing = sys.argv[1:4]
