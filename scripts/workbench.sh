@@ -3,19 +3,26 @@
 # mcp-envelope honest, ending in one Markdown report.
 #
 #   scripts/workbench.sh [--fuzz-time SECONDS] [--no-fuzz] [--no-bench] [--out DIR]
+#                        [--baseline NAME] [--save-baseline NAME]
 #
 # 1. agreement: both backends on every test and corpus file, every revision
 #    and framing; any disagreement fails the run;
 # 2. fuzzing: every fuzz target for --fuzz-time seconds (default 30), when
 #    the nightly toolchain is present;
 # 3. benchmarks in quick mode (wall clock and instruction counts);
-# 4. comparison with the last saved baseline (bench-results/baselines/),
-#    after which this run is saved as the new baseline.
+# 4. comparison with a named baseline (bench-results/baselines/NAME.json):
+#    --baseline NAME, by default the nearest baseline saved for a commit
+#    at or before the merge base of HEAD with main (on main: before HEAD). A run becomes a baseline only
+#    when asked (--save-baseline NAME), or on the main branch when nothing
+#    failed or regressed (named after its commit); every run still goes
+#    into the history chart.
 # The report is DIR/report.md (default bench-results/workbench-<time>/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 fuzz_time=30
+baseline=""
+save_as=""
 fuzz=1
 bench=1
 out="bench-results/workbench-$(date -u +%Y%m%dT%H%M%SZ)"
@@ -25,7 +32,9 @@ while [ $# -gt 0 ]; do
     --no-fuzz) fuzz=0; shift ;;
     --no-bench) bench=0; shift ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    --baseline) baseline="$2"; shift 2 ;;
+    --save-baseline) save_as="$2"; shift 2 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "workbench: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -110,7 +119,21 @@ fi
 # ---------------------------------------------------------------- benchmarks
 if [ "$bench" = 1 ]; then
   step "3/4 benchmarks (quick)"
-  previous=$(ls -t bench-results/baselines/*.json 2>/dev/null | head -1 || true)
+  if [ -z "$baseline" ]; then
+    # The nearest saved baseline at or before the commit this work started
+    # from: the merge base with main, or on main the commit before HEAD.
+    from=$(git merge-base HEAD main 2>/dev/null || git rev-parse HEAD)
+    [ "$(git rev-parse --abbrev-ref HEAD 2>/dev/null)" = main ] && from=$(git rev-parse HEAD^ 2>/dev/null || echo "$from")
+    baseline=$(git rev-parse --short "$from")
+    for c in $(git rev-list --first-parent --max-count=500 "$from" 2>/dev/null); do
+      short=$(git rev-parse --short "$c")
+      if [ -f "bench-results/baselines/$short.json" ]; then
+        baseline=$short
+        break
+      fi
+    done
+  fi
+  previous=bench-results/baselines/$baseline.json
   scripts/bench.sh --quick --out "$out/bench" > /dev/null
   {
     echo
@@ -120,11 +143,11 @@ if [ "$bench" = 1 ]; then
     echo
     cat "$out/bench/table.md"
     echo
-    echo "## 4. Against the last baseline"
+    echo "## 4. Against the baseline \`$baseline\`"
     echo
   } >> "$report"
-  step "4/4 comparison with the last baseline"
-  if [ -n "$previous" ]; then
+  step "4/4 comparison with the baseline $baseline"
+  if [ -f "$previous" ]; then
     set +e
     python3 scripts/lib/benchdata.py compare "$previous" "$out/bench/results.json" --out "$out/compare.md" > /dev/null
     rc=$?
@@ -134,10 +157,17 @@ if [ "$bench" = 1 ]; then
     echo >> "$report"
     sed '1,/^$/d' "$out/compare.md" >> "$report"
   else
-    echo "No saved baseline yet: this run becomes the first." >> "$report"
+    echo "Not compared: there is no baseline \`$baseline\` (\`$previous\`). Save one with \`--save-baseline $baseline\` on that commit." >> "$report"
   fi
-  mkdir -p bench-results/baselines
-  cp "$out/bench/results.json" "bench-results/baselines/$(date -u +%Y%m%dT%H%M%SZ)-$commit.json"
+  branch=$(git rev-parse --abbrev-ref HEAD 2>/dev/null || echo "")
+  if [ -z "$save_as" ] && [ "$branch" = main ] && [ "$status" = 0 ]; then
+    save_as=$commit
+  fi
+  if [ -n "$save_as" ]; then
+    mkdir -p bench-results/baselines
+    cp "$out/bench/results.json" "bench-results/baselines/$save_as.json"
+    printf '\nThis run was saved as the baseline `%s`.\n' "$save_as" >> "$report"
+  fi
   python3 scripts/lib/benchdata.py history-append "$out/bench/results.json" --history bench-results/history.jsonl --commit "$commit"
   python3 scripts/lib/benchdata.py history-chart --history bench-results/history.jsonl --out bench-results/history.svg
 fi
