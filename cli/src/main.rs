@@ -155,7 +155,7 @@ fn check(args: &CheckArgs) -> Tally {
                 Piece::Message(bytes) => (Some(bytes), parsers.verdicts(bytes)),
                 Piece::Oversized => {
                     let fault = Fault { reason: Reason::TooLarge, offset: limits.max_size };
-                    let invalid = Summary::Invalid(Invalid { reason: fault.reason, offset: fault.offset, id: None });
+                    let invalid = Summary::Invalid(Invalid::from_error(&mcp_envelope::Error::from_fault(fault)));
                     (None, vec![("all", invalid)])
                 }
             };

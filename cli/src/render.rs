@@ -72,6 +72,10 @@ struct Verdictline<'s> {
     offset: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     hint: Option<&'static str>,
+    /// On invalid messages: the error response to send, or `null` when
+    /// none is due.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reply: Option<Option<&'s serde_json::value::RawValue>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     items: Option<Vec<Verdictline<'s>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -93,6 +97,7 @@ impl<'s> Verdictline<'s> {
             message: None,
             offset: None,
             hint: None,
+            reply: None,
             items: None,
             disagreement: None,
             backends: None,
@@ -104,8 +109,11 @@ impl<'s> Verdictline<'s> {
             Summary::Batch(items) => {
                 Verdictline { kind: "batch", items: Some(items.iter().map(Verdictline::of).collect()), ..empty }
             }
-            Summary::Invalid(Invalid { reason, offset, id }) => Verdictline {
+            Summary::Invalid(Invalid { reason, offset, id, reply }) => Verdictline {
                 id: id.as_ref(),
+                // The reply is JSON written by the library: a parse failure
+                // here would be a bug, shown as no reply rather than a panic.
+                reply: Some(reply.as_deref().and_then(|r| serde_json::from_str(r).ok())),
                 code: Some(reason.code()),
                 reason: Some(reason.name()),
                 message: Some(reason.message()),
@@ -202,7 +210,7 @@ fn invalid_text(
     bytes: Option<&[u8]>,
     indent: &str,
 ) -> io::Result<()> {
-    let Invalid { reason, offset, id } = invalid;
+    let Invalid { reason, offset, id, reply } = invalid;
     write!(out, "{head}invalid {} {}: {}", reason.code(), reason.name(), reason.message())?;
     if let Some(id) = id {
         write!(out, " (id={})", id.text())?;
@@ -210,6 +218,9 @@ fn invalid_text(
     writeln!(out)?;
     if let Some(hint) = reason.hint() {
         writeln!(out, "{indent}  hint: {hint}")?;
+    }
+    if reply.is_none() {
+        writeln!(out, "{indent}  no reply: the message is a response, and responses are never answered")?;
     }
     if let Some(bytes) = bytes.filter(|b| !b.is_empty()) {
         let (text, caret) = excerpt(bytes, *offset);
@@ -288,7 +299,7 @@ mod tests {
         use mcp_envelope::{Kind, Reason};
         let valid =
             Summary::Valid { kind: Kind::Request, id: Some(IdValue::Int(1)), method: Some("m".into()), payload: None };
-        let invalid = Summary::Invalid(Invalid { reason: Reason::InvalidNumber, offset: 3, id: None });
+        let invalid = Summary::Invalid(Invalid { reason: Reason::InvalidNumber, offset: 3, id: None, reply: None });
         let each = [("serde", valid), ("simd", invalid)];
         let place = Place { file: "f", line: 2, bytes: Some(b"[1e400]") };
         let mut out = Vec::new();

@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use mcp_envelope::{Envelope, Error, Id, Kind, Message, Reason};
+use mcp_envelope::{Envelope, Error, Id, Kind, Message, Reason, write};
 
 /// An id as the output shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,11 +30,16 @@ pub struct Invalid {
     /// Byte offset of the fault within the message.
     pub offset: usize,
     pub id: Option<IdValue>,
+    /// The error response to send, as JSON text; `None` when no answer is
+    /// due (the message was response-shaped).
+    pub reply: Option<String>,
 }
 
 impl Invalid {
     pub fn from_error(e: &Error<'_>) -> Invalid {
-        Invalid { reason: e.reason(), offset: e.offset(), id: e.id().map(IdValue::from) }
+        let mut reply = Vec::new();
+        let reply = write::error_for(&mut reply, e).then(|| String::from_utf8_lossy(&reply).into_owned());
+        Invalid { reason: e.reason(), offset: e.offset(), id: e.id().map(IdValue::from), reply }
     }
 }
 

@@ -221,3 +221,22 @@ fn a_clamped_limit_is_reported() {
         "{said}"
     );
 }
+
+#[test]
+fn json_lines_carry_the_reply_to_send_or_null_for_a_response() {
+    let input = concat!(
+        r#"{"jsonrpc":"2.0","id":9,"method":1}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":9,"result":{},"error":{"code":1,"message":"x"}}"#,
+        "\n{\n"
+    );
+    let lines = json_lines(&run(&["check", "--format", "json"], input.as_bytes()));
+    assert_eq!(
+        lines[0]["reply"],
+        serde_json::json!({"jsonrpc":"2.0","id":9,"error":{"code":-32600,"message":"method is not a string","data":{"reason":"invalid-method","offset":33}}})
+    );
+    assert_eq!(lines[1]["reply"], Value::Null);
+    assert!(lines[1].as_object().unwrap().contains_key("reply"));
+    assert_eq!(lines[2]["reply"]["id"], Value::Null);
+    assert_eq!(lines[2]["reply"]["error"]["code"], -32700);
+}

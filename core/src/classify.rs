@@ -175,7 +175,9 @@ impl<'a, 't> Classifier<'a, 't> {
             Some((_, Ok(Some(id)))) if !id_repeated => Some(id.clone()),
             _ => None,
         };
-        let fail = |reason: Reason, at: usize| Error::new(Fault::new(reason, at), recovered());
+        // A broken response gets no answer (see `Reply`): nobody waits for one.
+        let response = m.method.is_none() && (m.result.is_some() || m.error.is_some());
+        let fail = |reason: Reason, at: usize| Error::new(Fault::new(reason, at), recovered()).of_response(response);
 
         if let Some(name) = duplicate {
             return Err(fail(Reason::DuplicateMember, self.node(name).start));

@@ -180,17 +180,65 @@ impl Fault {
     }
 }
 
+/// Whether and how the receiver of an invalid message answers it.
+///
+/// JSON-RPC 2.0 answers an invalid request with an error response carrying
+/// the request's id, or `null` when the id could not be read (section 5,
+/// parse errors included). A response is never answered: a message shaped
+/// like one (`result` or `error`, and no `method`) gets no reply, even when
+/// it is broken, since answering responses is how two peers end up in a
+/// reply storm. See RULES.md, section 6.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reply<'e, 'a> {
+    /// An error response with the id recovered from the message.
+    WithId(&'e Id<'a>),
+    /// An error response with `"id": null`.
+    WithNullId,
+    /// No answer at all: the message was response-shaped.
+    NotAnswered,
+}
+
 /// An invalid message: what to answer with, and where the fault is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error<'a> {
     fault: Fault,
     id: Option<Id<'a>>,
+    /// The message had `result` or `error` and no `method`.
+    response: bool,
 }
 
 impl<'a> Error<'a> {
     #[cold]
     pub(crate) fn new(fault: Fault, id: Option<Id<'a>>) -> Error<'a> {
-        Error { fault, id }
+        Error { fault, id, response: false }
+    }
+
+    /// The same error, for a message shaped like a response (`result` or
+    /// `error`, no `method`) when `response` is true: it gets no answer.
+    #[cold]
+    pub(crate) fn of_response(mut self, response: bool) -> Error<'a> {
+        self.response = response;
+        self
+    }
+
+    /// The error for a fault found outside the parser, such as a frame
+    /// longer than the size limit (`Fault { reason: Reason::TooLarge,
+    /// offset: max_size }`) or one that could not be read: no id, so
+    /// [`write::error_for`](crate::write::error_for) answers it with `null`.
+    #[must_use]
+    pub fn from_fault(fault: Fault) -> Error<'static> {
+        Error { fault, id: None, response: false }
+    }
+
+    /// Whether and how to answer: see [`Reply`].
+    /// [`write::error_for`](crate::write::error_for) writes exactly this.
+    #[must_use]
+    pub fn reply(&self) -> Reply<'_, 'a> {
+        match (&self.id, self.response) {
+            (_, true) => Reply::NotAnswered,
+            (Some(id), false) => Reply::WithId(id),
+            (None, false) => Reply::WithNullId,
+        }
     }
 
     /// Why.
@@ -240,7 +288,7 @@ impl<'a> Error<'a> {
     /// The same error, owning its id.
     #[must_use]
     pub fn into_owned(self) -> Error<'static> {
-        Error { fault: self.fault, id: self.id.map(Id::into_owned) }
+        Error { fault: self.fault, id: self.id.map(Id::into_owned), response: self.response }
     }
 }
 

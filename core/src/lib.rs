@@ -87,7 +87,7 @@ pub mod write;
 pub use envelope::{
     Envelope, ErrorObject, ErrorResponse, Id, Kind, Message, Notification, RawJson, Request, ResultResponse,
 };
-pub use error::{Error, Fault, INVALID_REQUEST, PARSE_ERROR, Reason};
+pub use error::{Error, Fault, INVALID_REQUEST, PARSE_ERROR, Reason, Reply};
 pub use limits::Limits;
 pub use parser::{DefaultBackend, Parser};
 pub use revision::{IdReuse, Revision, UnknownRevision};

@@ -7,7 +7,7 @@
 use alloc::vec::Vec;
 
 use crate::envelope::{ErrorObject, Id, Message, RawJson};
-use crate::error::Error;
+use crate::error::{Error, Reply};
 
 const JSONRPC: &[u8] = br#"{"jsonrpc":"2.0""#;
 
@@ -128,11 +128,18 @@ pub fn error(out: &mut Vec<u8>, request_id: Option<&Id<'_>>, error: &ErrorObject
     out.extend_from_slice(b"}}");
 }
 
-/// The answer to a message that failed to parse: its code, the reason's
-/// message, the id when it was readable (else `null`), and
-/// `data: {"reason": .., "offset": ..}` so the sender can find the fault.
-pub fn error_for(out: &mut Vec<u8>, fault: &Error<'_>) {
-    head(out, Some(fault.id().unwrap_or(&Id::Null)));
+/// The answer to a message that failed to parse, if one is due (see
+/// [`Error::reply`]): its code, the reason's message, the id when it was
+/// readable (else `null`), and `data: {"reason": .., "offset": ..}` so the
+/// sender can find the fault. Writes nothing and returns `false` for a
+/// response-shaped message, which must not be answered.
+pub fn error_for(out: &mut Vec<u8>, fault: &Error<'_>) -> bool {
+    let id = match fault.reply() {
+        Reply::WithId(id) => id,
+        Reply::WithNullId => &Id::Null,
+        Reply::NotAnswered => return false,
+    };
+    head(out, Some(id));
     out.extend_from_slice(br#","error":{"code":"#);
     integer(out, i64::from(fault.code()));
     out.extend_from_slice(br#","message":"#);
@@ -142,6 +149,7 @@ pub fn error_for(out: &mut Vec<u8>, fault: &Error<'_>) {
     out.extend_from_slice(br#","offset":"#);
     integer(out, i64::try_from(fault.offset()).unwrap_or(i64::MAX));
     out.extend_from_slice(b"}}}");
+    true
 }
 
 /// Any message, in canonical form.

@@ -6,7 +6,7 @@ use super::{Outcome, configuration, configuration_index, shown};
 use crate::backend::{Backend, SerdeJson, SimdJson};
 use crate::codes::{self, CodeClass};
 use crate::envelope::{Envelope, Message};
-use crate::error::Reason;
+use crate::error::{Reason, Reply};
 use crate::limits::Limits;
 use crate::parser::Parser;
 use crate::revision::Revision;
@@ -63,7 +63,7 @@ fn consistent<B: Backend>(input: &[u8], revision: Revision, limits: Limits, outc
                 assert!(e.id().is_none(), "a parse error recovered an id: {}", ctx());
             }
             judge_json(input, e.reason(), e.offset(), &ctx);
-            answerable::<B>(e, revision, &ctx);
+            answerable::<B>(input, e, revision, &ctx);
         }
         Ok(envelope) => {
             let json = core::str::from_utf8(input).ok().map(check_json);
@@ -113,14 +113,38 @@ fn judge_json(input: &[u8], reason: Reason, offset: usize, ctx: &dyn Fn() -> all
     }
 }
 
-/// `write::error_for` turns the fault into an error response that parses,
-/// with the fault's code and the id it recovered.
-fn answerable<B: Backend>(e: &crate::Error<'_>, revision: Revision, ctx: &dyn Fn() -> alloc::string::String) {
+/// `write::error_for` answers exactly as `Error::reply` says: nothing for a
+/// response-shaped message (told here by serde_json's own reading of the
+/// input), else an error response that parses, with the fault's code and
+/// the id it recovered or `null`.
+fn answerable<B: Backend>(
+    input: &[u8],
+    e: &crate::Error<'_>,
+    revision: Revision,
+    ctx: &dyn Fn() -> alloc::string::String,
+) {
     let mut answer = Vec::new();
-    write::error_for(&mut answer, e);
+    let written = write::error_for(&mut answer, e);
+    let reply = e.reply();
+    if !e.reason().is_parse_error()
+        && let Ok(serde_json::Value::Object(members)) = serde_json::from_slice::<serde_json::Value>(input)
+    {
+        let shaped =
+            !members.contains_key("method") && (members.contains_key("result") || members.contains_key("error"));
+        assert_eq!(shaped, reply == Reply::NotAnswered, "reply {reply:?} to {e:?}: {}", ctx());
+    }
+    if reply == Reply::NotAnswered {
+        assert!(!written && answer.is_empty(), "answered a response ({e:?}): {}", ctx());
+        return;
+    }
+    let id = match reply {
+        Reply::WithId(id) => Some(id),
+        _ => None,
+    };
     let parsed = Parser::<B>::with_backend(revision).parse(&answer);
-    let ok = matches!(&parsed, Ok(Envelope::Single(Message::Error(r)))
-        if r.error.code == i64::from(e.code()) && r.id.as_ref() == e.id());
+    let ok = written
+        && matches!(&parsed, Ok(Envelope::Single(Message::Error(r)))
+        if r.error.code == i64::from(e.code()) && r.id.as_ref() == id);
     assert!(ok, "the answer {} to {e:?} parsed as {parsed:?}: {}", shown(&answer), ctx());
 }
 

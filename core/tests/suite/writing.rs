@@ -1,6 +1,6 @@
 //! Canonical writing: what `write` produces parses back to the same message.
 
-use mcp_envelope::{Envelope, Id, Message, Revision, check_json, write};
+use mcp_envelope::{Envelope, Id, Message, Reply, Revision, check_json, write};
 
 use crate::support::{error, parse};
 
@@ -45,6 +45,31 @@ fn a_fault_is_answered_in_one_call_with_its_id_code_and_position() {
     out.clear();
     write::error_for(&mut out, &error(Revision::V2026_07_28, "{"));
     assert!(String::from_utf8(out).unwrap().starts_with(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"#));
+}
+
+#[test]
+fn a_broken_response_is_never_answered() {
+    for broken in [
+        r#"{"jsonrpc":"2.0","id":9,"result":{},"error":{"code":1,"message":"x"}}"#,
+        r#"{"jsonrpc":"2.0","id":true,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":9,"error":{"code":"x","message":"m"}}"#,
+        r#"{"jsonrpc":"2.0","id":9,"id":9,"result":{}}"#,
+        r#"{"jsonrpc":"1.0","id":9,"result":{}}"#,
+        r#"{"result":{}}"#,
+    ] {
+        let fault = error(Revision::V2026_07_28, broken);
+        assert_eq!(fault.reply(), Reply::NotAnswered, "{broken}");
+        let mut out = Vec::new();
+        assert!(!write::error_for(&mut out, &fault), "{broken}");
+        assert!(out.is_empty(), "{broken}: {}", String::from_utf8_lossy(&out));
+    }
+    // Requests are answered: with the id, or null when it cannot be read.
+    let fault = error(Revision::V2026_07_28, r#"{"jsonrpc":"2.0","id":9,"method":1}"#);
+    assert_eq!(fault.reply(), Reply::WithId(&Id::Int(9)));
+    let fault = error(Revision::V2026_07_28, r#"{"jsonrpc":"2.0","id":[9],"method":"m","result":{}}"#);
+    assert_eq!(fault.reply(), Reply::WithNullId);
+    // A parse error is answered with null, whatever the text looked like.
+    assert_eq!(error(Revision::V2026_07_28, r#"{"jsonrpc":"2.0","id":9,"result":{}"#).reply(), Reply::WithNullId);
 }
 
 #[test]
