@@ -2,9 +2,9 @@
 //! inside `measured`, so callgrind can count it alone.
 //!
 //! ```sh
-//! cargo build --release -p mcp-envelope-benches --example profile
+//! cargo build --profile profiling -p mcp-envelope-benches --example profile
 //! valgrind --tool=callgrind --toggle-collect='*measured*' --dump-instr=yes \
-//!     target/release/examples/profile reference corpus/realistic/small.jsonl
+//!     target/profiling/examples/profile reference corpus/realistic/small.jsonl
 //! callgrind_annotate callgrind.out.<pid>
 //! ```
 //!

@@ -48,6 +48,7 @@
 //! | `serde_json` | yes | the serde_json backend (no_std + alloc) |
 //! | `simd-json` | no | the simd-json backend (needs `std`) |
 //! | `arbitrary` | no | `arbitrary::Arbitrary` for [`Revision`], [`Limits`], and [`Reason`] |
+//! | `check` | no | the fuzzing properties (`check`), which panic by design: for the fuzz crate and the tests, not for programs |
 //!
 //! # The rules
 //!
@@ -59,6 +60,7 @@
 
 #![no_std]
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 extern crate alloc;
@@ -66,7 +68,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod backend;
-#[cfg(all(feature = "serde_json", feature = "simd-json"))]
+#[cfg(feature = "check")]
 pub mod check;
 mod classify;
 pub mod codes;
@@ -102,3 +104,8 @@ pub fn check_json(json: &str) -> Result<RawJson<'_>, Fault> {
     scan::scan(json, &Limits::new(), &mut tape, &mut alloc::vec::Vec::new())?;
     Ok(RawJson::new(json.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'))))
 }
+
+/// The crate README's example runs as a doctest, so it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;

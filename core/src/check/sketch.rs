@@ -23,9 +23,13 @@ use crate::revision::Revision;
 /// A message, or a batch of them, then byte-level mutations.
 #[derive(Arbitrary, Clone, Debug)]
 pub struct Sketch {
+    /// The revision the written message is parsed under.
     pub revision: Revision,
+    /// What to write.
     pub body: Body,
+    /// Whether to put whitespace between tokens.
     pub spaces: bool,
+    /// Byte edits applied to the written message.
     pub mutations: Vec<Mutation>,
 }
 
