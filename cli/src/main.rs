@@ -56,6 +56,9 @@ struct CheckArgs {
     /// Largest message allowed, in bytes.
     #[arg(long, default_value_t = Limits::DEFAULT_MAX_SIZE)]
     max_size: usize,
+    /// Most items allowed in a batch.
+    #[arg(long, default_value_t = Limits::DEFAULT_MAX_BATCH_LEN)]
+    max_batch_len: usize,
     /// Print only invalid messages and disagreements, and no summary.
     #[arg(long, short)]
     quiet: bool,
@@ -127,7 +130,10 @@ struct Tally {
 /// The limits asked for, brought into range, with a warning for each one
 /// that had to be changed.
 fn limits(args: &CheckArgs) -> Limits {
-    let limits = Limits::new().with_max_depth(args.max_depth).with_max_size(args.max_size);
+    let limits = Limits::new()
+        .with_max_depth(args.max_depth)
+        .with_max_size(args.max_size)
+        .with_max_batch_len(args.max_batch_len);
     if limits.max_depth != args.max_depth {
         eprintln!("mcp-envelope: --max-depth {} is below 1; using {}", args.max_depth, limits.max_depth);
     }
@@ -136,6 +142,9 @@ fn limits(args: &CheckArgs) -> Limits {
             "mcp-envelope: --max-size {} is above the largest message the parser accepts; using {}",
             args.max_size, limits.max_size
         );
+    }
+    if limits.max_batch_len != args.max_batch_len {
+        eprintln!("mcp-envelope: --max-batch-len {} is below 1; using {}", args.max_batch_len, limits.max_batch_len);
     }
     limits
 }

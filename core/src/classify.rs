@@ -99,10 +99,17 @@ impl<'a, 't> Classifier<'a, 't> {
             }
             NodeKind::Array => {
                 let tape = self.tape;
-                let items: Vec<_> = tape.children(0).map(|item| self.message(item)).collect();
-                if items.is_empty() {
+                // The tape stopped taking items at the limit (every
+                // tokeniser alike), so an over-long batch cost no more.
+                if let Some(past) = tape.overflow() {
+                    return Err(Error::new(Fault::new(Reason::BatchTooLong, past), None));
+                }
+                let len = tape.children(0).count();
+                if len == 0 {
                     return Err(Error::new(Fault::new(Reason::EmptyBatch, top.start), None));
                 }
+                let mut items = Vec::with_capacity(len);
+                items.extend(tape.children(0).map(|item| self.message(item)));
                 Ok(Envelope::Batch(items))
             }
             _ => Err(Error::new(Fault::new(Reason::NotAnObject, top.start), None)),

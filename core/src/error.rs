@@ -102,6 +102,10 @@ reasons! {
         Some("batches exist only in mcp 2025-03-26 and plain json-rpc 2.0; send one message at a time")),
     /// `[]`.
     EmptyBatch = (INVALID_REQUEST, "empty-batch", "batch is empty", None),
+    /// More items than [`Limits::max_batch_len`](crate::Limits::max_batch_len);
+    /// the offset is that of the first item past the limit.
+    BatchTooLong = (INVALID_REQUEST, "batch-too-long", "batch has more items than the limit",
+        Some("split the batch into smaller ones, or raise the receiver's batch limit")),
     /// An object with none of `method`, `id`, `result`, `error`.
     BarePayload = (INVALID_REQUEST, "bare-payload", "object has none of method, id, result or error",
         Some("this looks like a bare payload without a json-rpc envelope")),

@@ -9,6 +9,11 @@ pub struct Limits {
     pub max_depth: usize,
     /// Largest message in bytes. Default 64 MiB.
     pub max_size: usize,
+    /// Most items in a batch. Default 1024: a batch's items are kept in
+    /// memory together (its list of messages and its tape), so this bounds
+    /// what one message can make the receiver hold beyond its own bytes.
+    /// (jsonrpsee bounds batches for the same reason.)
+    pub max_batch_len: usize,
 }
 
 impl Limits {
@@ -16,6 +21,8 @@ impl Limits {
     pub const DEFAULT_MAX_DEPTH: usize = 128;
     /// 64 MiB.
     pub const DEFAULT_MAX_SIZE: usize = 64 << 20;
+    /// 1024 items.
+    pub const DEFAULT_MAX_BATCH_LEN: usize = 1024;
     /// The largest `max_size` accepted: offsets are kept in 32 bits by
     /// simd-json, so larger messages are refused whatever the setting.
     pub const MAX_SIZE_CEILING: usize = u32::MAX as usize;
@@ -23,7 +30,11 @@ impl Limits {
     /// The defaults.
     #[must_use]
     pub const fn new() -> Limits {
-        Limits { max_depth: Self::DEFAULT_MAX_DEPTH, max_size: Self::DEFAULT_MAX_SIZE }
+        Limits {
+            max_depth: Self::DEFAULT_MAX_DEPTH,
+            max_size: Self::DEFAULT_MAX_SIZE,
+            max_batch_len: Self::DEFAULT_MAX_BATCH_LEN,
+        }
     }
 
     /// These limits with another depth limit (at least 1).
@@ -40,10 +51,17 @@ impl Limits {
         self
     }
 
+    /// These limits with another batch length limit (at least 1).
+    #[must_use]
+    pub const fn with_max_batch_len(mut self, items: usize) -> Limits {
+        self.max_batch_len = if items == 0 { 1 } else { items };
+        self
+    }
+
     /// The same limits with any out-of-range field brought into range
     /// (public fields can be set directly).
     pub(crate) const fn clamped(self) -> Limits {
-        Limits::new().with_max_depth(self.max_depth).with_max_size(self.max_size)
+        Limits::new().with_max_depth(self.max_depth).with_max_size(self.max_size).with_max_batch_len(self.max_batch_len)
     }
 }
 

@@ -108,6 +108,7 @@ impl<B: Backend> Parser<B> {
     pub fn parse<'a>(&mut self, input: &'a [u8]) -> Result<Envelope<'a>, Error<'a>> {
         let text = precheck(input, &self.limits).map_err(|fault| Error::new(fault, None))?;
         self.tape.clear();
+        self.tape.limit_items(self.limits.max_batch_len);
         self.declined = self.backend.tokenise(text, &self.limits, &mut self.tape).is_err();
         if self.declined {
             // The backend declined: the core's scanner decides, and names

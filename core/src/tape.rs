@@ -97,14 +97,41 @@ fn narrow(n: usize) -> u32 {
 }
 
 /// The tape and the methods every tokeniser builds it with.
-#[derive(Debug, Default)]
+///
+/// It also enforces the batch length limit, so that every tokeniser stops
+/// alike: once a top-level array has `max_items` items, nothing more goes on
+/// the tape (the tokeniser still validates the rest of the text), and
+/// [`Tape::overflow`] gives the offset of the first item past the limit.
+/// A batch of any length thus costs at most `max_items` items of tape.
+#[derive(Debug)]
 pub struct Tape {
     nodes: Vec<Packed>,
+    /// The root is an array: its items are counted, and `depth` kept.
+    batch: bool,
+    /// In a batch, nodes opened and not yet closed (1 inside the root).
+    depth: usize,
+    items: usize,
+    max_items: usize,
+    overflow: Option<usize>,
 }
 
+impl Default for Tape {
+    fn default() -> Self {
+        Tape { nodes: Vec::new(), batch: false, depth: 0, items: 0, max_items: usize::MAX, overflow: None }
+    }
+}
+
+/// What [`Tape::open`] returns for a node it left off (past the batch limit).
+const LEFT_OFF: usize = usize::MAX;
+
 impl Tape {
+    /// Empties the tape; the item limit stays.
     pub(crate) fn clear(&mut self) {
         self.nodes.clear();
+        self.batch = false;
+        self.depth = 0;
+        self.items = 0;
+        self.overflow = None;
     }
 
     #[cfg(test)]
@@ -112,17 +139,58 @@ impl Tape {
         self.nodes.iter().map(|n| n.unpack()).collect()
     }
 
+    /// The most items a top-level array may put on the tape.
+    pub(crate) fn limit_items(&mut self, max_items: usize) {
+        self.max_items = max_items;
+    }
+
+    /// Where the first item past the limit starts, if a top-level array had
+    /// more than the limit.
+    pub(crate) fn overflow(&self) -> Option<usize> {
+        self.overflow
+    }
+
+    /// In a batch, whether a node starting at `start` goes on the tape.
+    /// Kept off the path of single messages, which never get here.
+    #[inline(never)]
+    fn admit(&mut self, start: usize) -> bool {
+        if self.overflow.is_some() {
+            return false;
+        }
+        if self.depth == 1 {
+            self.items += 1;
+            if self.items > self.max_items {
+                self.overflow = Some(start);
+                return false;
+            }
+        }
+        true
+    }
+
     /// A complete value (or member name) that gets no children.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn leaf(&mut self, kind: NodeKind, start: usize, end: usize) {
+        if self.batch && !self.admit(start) {
+            return;
+        }
         let next = self.nodes.len() + 1;
         self.nodes.push(Packed { kind, expanded: false, start: narrow(start), end: narrow(end), next: narrow(next) });
     }
 
     /// A container whose end is not known yet; returns its index for
     /// [`Tape::close`].
-    #[inline]
+    #[inline(always)]
     pub(crate) fn open(&mut self, kind: NodeKind, start: usize, expanded: bool) -> usize {
+        if self.batch {
+            let admitted = self.admit(start);
+            self.depth += 1;
+            if !admitted {
+                return LEFT_OFF;
+            }
+        } else if kind == NodeKind::Array && self.nodes.is_empty() {
+            self.batch = true;
+            self.depth = 1;
+        }
         let index = self.nodes.len();
         self.nodes.push(Packed { kind, expanded, start: narrow(start), end: narrow(start), next: narrow(index + 1) });
         index
@@ -130,8 +198,11 @@ impl Tape {
 
     /// Ends the container opened at `index`: its subtree is everything
     /// pushed since.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn close(&mut self, index: usize, end: usize) {
+        if self.batch {
+            self.depth = self.depth.saturating_sub(1);
+        }
         let next = self.nodes.len();
         if let Some(node) = self.nodes.get_mut(index) {
             node.end = narrow(end);

@@ -1,5 +1,6 @@
 //! A warm parser does not allocate: a global allocator counts, and parsing
-//! a second round of the same kinds of messages must not call it.
+//! a second round of the same kinds of messages must not call it. It also
+//! tracks the bytes live on the heap, for the bound on a maximal batch.
 
 #![allow(clippy::unwrap_used, reason = "tests fail loudly")]
 #![allow(unsafe_code, reason = "a counting global allocator")]
@@ -8,7 +9,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use mcp_envelope::backend::{Backend, Reference, SerdeJson};
-use mcp_envelope::{Parser, Revision};
+use mcp_envelope::{Envelope, Limits, Parser, Revision};
 
 struct Counting;
 
@@ -16,10 +17,30 @@ thread_local! {
     // Per thread, since tests run in parallel. Const-initialised, so reading
     // it never allocates.
     static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+    // Bytes allocated minus bytes freed on this thread, and the highest
+    // value since the last `reset_peak`.
+    static LIVE: Cell<isize> = const { Cell::new(0) };
+    static PEAK: Cell<isize> = const { Cell::new(0) };
 }
 
 fn count() {
     ALLOCATIONS.with(|n| n.set(n.get() + 1));
+}
+
+fn grow(bytes: usize, sign: isize) {
+    let delta = sign * isize::try_from(bytes).unwrap_or(isize::MAX);
+    let live = LIVE.with(|l| {
+        l.set(l.get() + delta);
+        l.get()
+    });
+    PEAK.with(|p| p.set(p.get().max(live)));
+}
+
+/// The heap's high-water mark since the last call, above what was live then.
+fn reset_peak() -> isize {
+    let live = LIVE.with(Cell::get);
+    let peak = PEAK.with(|p| p.replace(live));
+    peak - live
 }
 
 fn allocations() -> usize {
@@ -30,15 +51,21 @@ fn allocations() -> usize {
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         count();
+        grow(layout.size(), 1);
         // SAFETY: same contract as our caller's.
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        grow(layout.size(), -1);
         // SAFETY: same contract as our caller's.
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         count();
+        // Counted as a fresh block before the old one is freed: a moving
+        // realloc holds both for a moment.
+        grow(new_size, 1);
+        grow(layout.size(), -1);
         // SAFETY: same contract as our caller's.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -90,3 +117,84 @@ fn invalid_json_costs_at_most_serde_json_s_boxed_error() {
     #[cfg(feature = "simd-json")]
     assert_eq!(allocations_when_warm::<mcp_envelope::backend::SimdJson>(INVALID_JSON), 0, "simd");
 }
+
+/// Peak heap of one cold parse of `input`, above what was live before.
+fn peak_heap_of_parse<B: Backend>(limits: Limits, input: &[u8]) -> (usize, isize) {
+    reset_peak();
+    let mut parser = Parser::<B>::with_backend(Revision::JsonRpc).with_limits(limits);
+    let items = match parser.parse(input) {
+        Ok(Envelope::Batch(items)) => items.len(),
+        other => panic!("expected a batch, got {other:?}"),
+    };
+    drop(parser);
+    (items, reset_peak())
+}
+
+#[test]
+fn a_maximal_batch_costs_a_bounded_heap() {
+    // The batch the default limit allows at most, of realistic requests.
+    let item = r#"{"jsonrpc":"2.0","id":12345,"method":"tools/call","params":{"name":"search_code","arguments":{"q":"fn main"}}}"#;
+    let limits = Limits::new();
+    let input = format!("[{}]", vec![item; limits.max_batch_len].join(","));
+    let bound = isize::try_from(input.len() + BATCH_HEAP_PER_ITEM * limits.max_batch_len).unwrap();
+    let peaks = [
+        ("serde", peak_heap_of_parse::<SerdeJson>(limits, input.as_bytes())),
+        ("reference", peak_heap_of_parse::<Reference>(limits, input.as_bytes())),
+    ];
+    for (backend, (items, peak)) in peaks {
+        assert_eq!(items, limits.max_batch_len, "{backend}");
+        eprintln!("{backend}: peak heap {peak} bytes for a {} byte batch of {items} items", input.len());
+        assert!(peak <= bound, "{backend}: peak heap {peak} > {bound} for {} input bytes", input.len());
+    }
+    // simd-json keeps a padded copy of the input, a string buffer and a
+    // structural index as large, and a tape of every value: its own cost,
+    // proportional to the input rather than to the items.
+    #[cfg(feature = "simd-json")]
+    {
+        let (items, peak) = peak_heap_of_parse::<mcp_envelope::backend::SimdJson>(limits, input.as_bytes());
+        assert_eq!(items, limits.max_batch_len, "simd");
+        let bound = isize::try_from(SIMD_JSON_HEAP_PER_INPUT_BYTE * input.len()).unwrap();
+        eprintln!("simd: peak heap {peak} bytes for a {} byte batch of {items} items", input.len());
+        assert!(peak <= bound, "simd: peak heap {peak} > {bound} for {} input bytes", input.len());
+    }
+}
+
+#[test]
+fn a_batch_past_the_limit_is_refused_without_holding_its_items() {
+    // Ten times the limit: the tape stops taking items at the limit, and no
+    // list of messages is made, so the cost is that of a maximal batch.
+    let item = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let limits = Limits::new().with_max_batch_len(100);
+    let input = format!("[{}]", vec![item; 1000].join(","));
+    for backend in ["serde", "reference"] {
+        reset_peak();
+        let peak = {
+            let outcome = match backend {
+                "serde" => Parser::<SerdeJson>::with_backend(Revision::JsonRpc)
+                    .with_limits(limits)
+                    .parse(input.as_bytes())
+                    .map(|_| ())
+                    .map_err(|e| e.reason().name()),
+                _ => Parser::<Reference>::with_backend(Revision::JsonRpc)
+                    .with_limits(limits)
+                    .parse(input.as_bytes())
+                    .map(|_| ())
+                    .map_err(|e| e.reason().name()),
+            };
+            assert_eq!(outcome, Err("batch-too-long"), "{backend}");
+            reset_peak()
+        };
+        let bound = isize::try_from(BATCH_HEAP_PER_ITEM * limits.max_batch_len).unwrap();
+        assert!(peak <= bound, "{backend}: peak heap {peak} > {bound} for a batch of 1000 items, limit 100");
+    }
+}
+
+/// What one batch item may cost beyond the input's own bytes: its message
+/// (`Result<Message, Error>`, allocated once for the whole batch) and its
+/// nodes on the tape (16 bytes each, 13 for the item above, with the tape's
+/// doubling while it grows). At the default limit that is at most 300 KiB.
+const BATCH_HEAP_PER_ITEM: usize = 300;
+
+/// simd-json's cost per input byte, whatever the items (measured: about 16).
+#[cfg(feature = "simd-json")]
+const SIMD_JSON_HEAP_PER_INPUT_BYTE: usize = 20;

@@ -74,6 +74,8 @@ impl Backend for Reference {
 mod tests {
     use super::sealed::Sealed;
     use super::*;
+    use crate::tape::Node;
+    use alloc::vec::Vec;
 
     /// Valid messages each backend reads itself (without declining).
     const READABLE: &[&str] = &[
@@ -109,5 +111,30 @@ mod tests {
             #[cfg(feature = "simd-json")]
             assert_eq!(tape_of(&mut SimdJson::default(), text).map(|t| t.nodes().to_vec()), reference, "simd: {text}");
         }
+    }
+
+    /// The tape of `text` with at most `items` batch items: nodes and overflow.
+    fn limited_tape(backend: &mut impl Sealed, text: &str, items: usize) -> Option<(Vec<Node>, Option<usize>)> {
+        let mut tape = Tape::default();
+        tape.limit_items(items);
+        backend.tokenise(text, &Limits::new(), &mut tape).ok().map(|()| (tape.nodes(), tape.overflow()))
+    }
+
+    #[test]
+    fn every_backend_stops_taking_batch_items_at_the_limit_alike() {
+        let text = r#"[1, {"a":[1,{"b":2}]}, "three", [4], {"five":5}]"#;
+        let reference = limited_tape(&mut Reference::default(), text, 2);
+        let Some((nodes, overflow)) = &reference else { panic!("reference declined") };
+        assert_eq!(*overflow, text.find(r#""three""#), "the offset of the first item past the limit");
+        // After the root: `1`, and the second item's subtree; nothing later.
+        let last = nodes.iter().skip(1).map(|n| n.end).max();
+        assert!(last < text.find("three"), "nodes past the limit: {nodes:?}");
+        #[cfg(feature = "serde_json")]
+        assert_eq!(limited_tape(&mut SerdeJson::default(), text, 2), reference, "serde");
+        #[cfg(feature = "simd-json")]
+        assert_eq!(limited_tape(&mut SimdJson::default(), text, 2), reference, "simd");
+        // An object at the top is not a batch: no limit applies to its members.
+        let (_, overflow) = limited_tape(&mut Reference::default(), r#"{"a":1,"b":2,"c":3}"#, 1).unwrap_or_default();
+        assert_eq!(overflow, None);
     }
 }

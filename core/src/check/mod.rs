@@ -43,7 +43,7 @@ pub use stream::stream;
 
 /// The limits the properties run under: the defaults, and small ones that
 /// input of fuzzing size can reach.
-pub(crate) const LIMITS: [Limits; 2] = [Limits::new(), Limits { max_depth: 4, max_size: 512 }];
+pub(crate) const LIMITS: [Limits; 2] = [Limits::new(), Limits { max_depth: 4, max_size: 512, max_batch_len: 3 }];
 
 /// How many configurations (a revision and a set of limits) there are.
 pub const CONFIGURATIONS: usize = LIMITS.len() * Revision::ALL.len();

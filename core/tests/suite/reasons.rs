@@ -29,6 +29,7 @@ fn reason_names_and_codes_are_stable() {
             ("not-an-object", -32600),
             ("batch-not-allowed", -32600),
             ("empty-batch", -32600),
+            ("batch-too-long", -32600),
             ("bare-payload", -32600),
             ("missing-jsonrpc", -32600),
             ("invalid-jsonrpc", -32600),

@@ -3,9 +3,9 @@
 
 use std::borrow::Cow;
 
-use mcp_envelope::{Envelope, Id, Kind, Message, Revision};
+use mcp_envelope::{Envelope, Id, Kind, Limits, Message, Revision};
 
-use crate::support::{Verdict, error, invalid, message, parse, verdict};
+use crate::support::{Verdict, error, invalid, message, parse, parse_limited, verdict};
 
 const LATEST: Revision = Revision::V2026_07_28;
 const MCP: [Revision; 5] =
@@ -87,6 +87,30 @@ fn batch_items_are_judged_one_by_one_and_an_empty_batch_is_invalid() {
     let (one, repeat) = (input.find(" 1,").unwrap() + 1, input.find(r#""id":3"#).unwrap());
     assert_eq!(summary, [Ok(Kind::Request), Err(("not-an-object", one)), Err(("duplicate-member", repeat))]);
     assert_eq!(verdict(Revision::V2025_03_26, " [ ] "), invalid("empty-batch", 1));
+}
+
+#[test]
+fn a_batch_longer_than_the_limit_is_an_invalid_request_at_its_first_extra_item() {
+    let item = r#"{"jsonrpc":"2.0","method":"a"}"#;
+    let batch = |n: usize| format!("[{}]", vec![item; n].join(" , "));
+    let limits = Limits::new().with_max_batch_len(3);
+    assert!(
+        matches!(parse_limited(Revision::JsonRpc, limits, batch(3).as_bytes()), Ok(Envelope::Batch(i)) if i.len() == 3)
+    );
+    let four = batch(4);
+    let fourth = four.rfind('{').unwrap();
+    let e = parse_limited(Revision::JsonRpc, limits, four.as_bytes()).unwrap_err();
+    assert_eq!((e.code(), e.reason().name(), e.offset()), (-32600, "batch-too-long", fourth));
+    assert!(e.id().is_none(), "a batch has no id: the answer carries null");
+    // Items that are not even objects count too: the limit is on items.
+    let e = parse_limited(Revision::V2025_03_26, limits, b"[1,2,3,4,5]").unwrap_err();
+    assert_eq!((e.reason().name(), e.offset()), ("batch-too-long", 7));
+    // The default is documented and holds exactly at its edge.
+    assert_eq!(Limits::new().max_batch_len, 1024);
+    assert!(parse(Revision::JsonRpc, batch(1024).as_bytes()).is_ok());
+    assert_eq!(error(Revision::JsonRpc, &batch(1025)).reason().name(), "batch-too-long");
+    // Zero is brought up to one, as the other limits are brought into range.
+    assert_eq!(Limits::new().with_max_batch_len(0).max_batch_len, 1);
 }
 
 #[test]
