@@ -63,7 +63,7 @@ struct Verdictline<'s> {
     id: Option<&'s IdValue>,
     method: Option<&'s str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    code: Option<i32>,
+    code: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -65,22 +65,39 @@ impl fmt::Display for Id<'_> {
     }
 }
 
-/// The exact JSON text of a payload member, borrowed from the message.
+/// The exact JSON text of a payload member, borrowed from the message (or
+/// owned, after [`RawJson::into_owned`]).
 ///
-/// It is always one valid JSON value (the parser checked it), with no
-/// surrounding whitespace.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct RawJson<'a>(&'a str);
+/// It is always one valid JSON value under the rules (the parser or
+/// [`check_json`](crate::check_json) checked it), with no surrounding
+/// whitespace.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct RawJson<'a>(Cow<'a, str>);
 
 impl<'a> RawJson<'a> {
     pub(crate) fn new(json: &'a str) -> Self {
-        RawJson(json)
+        RawJson(Cow::Borrowed(json))
     }
 
     /// The JSON text.
     #[must_use]
-    pub fn get(&self) -> &'a str {
-        self.0
+    pub fn get(&self) -> &str {
+        &self.0
+    }
+
+    /// The JSON text with the input's lifetime, unless this payload owns it.
+    #[must_use]
+    pub fn borrowed(&self) -> Option<&'a str> {
+        match self.0 {
+            Cow::Borrowed(json) => Some(json),
+            Cow::Owned(_) => None,
+        }
+    }
+
+    /// The same payload, owning its text.
+    #[must_use]
+    pub fn into_owned(self) -> RawJson<'static> {
+        RawJson(Cow::Owned(self.0.into_owned()))
     }
 
     /// Where this payload lies within `message`, the text it was parsed from:
@@ -88,7 +105,7 @@ impl<'a> RawJson<'a> {
     #[must_use]
     pub fn span_in(&self, message: &[u8]) -> Option<core::ops::Range<usize>> {
         // Address arithmetic only: no pointer is dereferenced.
-        let start = (self.0.as_ptr() as usize).checked_sub(message.as_ptr() as usize)?;
+        let start = (self.get().as_ptr() as usize).checked_sub(message.as_ptr() as usize)?;
         let end = start.checked_add(self.0.len())?;
         (end <= message.len()).then_some(start..end)
     }
@@ -96,13 +113,13 @@ impl<'a> RawJson<'a> {
 
 impl fmt::Debug for RawJson<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "RawJson({})", self.0)
+        write!(f, "RawJson({})", self.get())
     }
 }
 
 impl fmt::Display for RawJson<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.0)
+        f.write_str(self.get())
     }
 }
 
@@ -245,12 +262,12 @@ impl<'a> Message<'a> {
 
     /// The raw payload: `params`, `result` or `error.data`.
     #[must_use]
-    pub fn payload(&self) -> Option<RawJson<'a>> {
+    pub fn payload(&self) -> Option<&RawJson<'a>> {
         match self {
-            Message::Request(r) => r.params,
-            Message::Notification(n) => n.params,
-            Message::Result(r) => Some(r.result),
-            Message::Error(e) => e.error.data,
+            Message::Request(r) => r.params.as_ref(),
+            Message::Notification(n) => n.params.as_ref(),
+            Message::Result(r) => Some(&r.result),
+            Message::Error(e) => e.error.data.as_ref(),
         }
     }
 }
@@ -281,6 +298,139 @@ impl<'a> Envelope<'a> {
         match self {
             Envelope::Single(m) => Some(m),
             Envelope::Batch(_) => None,
+        }
+    }
+}
+
+fn owned_str(s: Cow<'_, str>) -> Cow<'static, str> {
+    Cow::Owned(s.into_owned())
+}
+
+impl Request<'_> {
+    /// The same request, owning its strings and payload.
+    #[must_use]
+    pub fn into_owned(self) -> Request<'static> {
+        Request {
+            id: self.id.into_owned(),
+            method: owned_str(self.method),
+            params: self.params.map(RawJson::into_owned),
+        }
+    }
+}
+
+impl Notification<'_> {
+    /// The same notification, owning its strings and payload.
+    #[must_use]
+    pub fn into_owned(self) -> Notification<'static> {
+        Notification { method: owned_str(self.method), params: self.params.map(RawJson::into_owned) }
+    }
+}
+
+impl ResultResponse<'_> {
+    /// The same response, owning its strings and payload.
+    #[must_use]
+    pub fn into_owned(self) -> ResultResponse<'static> {
+        ResultResponse {
+            id: self.id.into_owned(),
+            result: self.result.into_owned(),
+            result_type: self.result_type.map(owned_str),
+        }
+    }
+}
+
+impl ErrorObject<'_> {
+    /// The same error object, owning its strings and payload.
+    #[must_use]
+    pub fn into_owned(self) -> ErrorObject<'static> {
+        ErrorObject { code: self.code, message: owned_str(self.message), data: self.data.map(RawJson::into_owned) }
+    }
+}
+
+impl ErrorResponse<'_> {
+    /// The same response, owning its strings and payload.
+    #[must_use]
+    pub fn into_owned(self) -> ErrorResponse<'static> {
+        ErrorResponse { id: self.id.map(Id::into_owned), error: self.error.into_owned() }
+    }
+}
+
+impl Message<'_> {
+    /// The same message, owning everything it borrowed from the input: for
+    /// keeping it past the input's buffer (a queue, another task, a codec).
+    #[must_use]
+    pub fn into_owned(self) -> Message<'static> {
+        match self {
+            Message::Request(r) => Message::Request(r.into_owned()),
+            Message::Notification(n) => Message::Notification(n.into_owned()),
+            Message::Result(r) => Message::Result(r.into_owned()),
+            Message::Error(e) => Message::Error(e.into_owned()),
+        }
+    }
+}
+
+impl<'a> Envelope<'a> {
+    /// The same envelope, owning everything it borrowed from the input.
+    #[must_use]
+    pub fn into_owned(self) -> Envelope<'static> {
+        match self {
+            Envelope::Single(m) => Envelope::Single(m.into_owned()),
+            Envelope::Batch(items) => Envelope::Batch(
+                items.into_iter().map(|item| item.map(Message::into_owned).map_err(Error::into_owned)).collect(),
+            ),
+        }
+    }
+
+    /// Every message, in order: the single one, or each batch item, valid
+    /// or not (a batch's items are judged one by one).
+    pub fn items(&self) -> Items<'_, 'a> {
+        match self {
+            Envelope::Single(m) => Items::Single(Some(m)),
+            Envelope::Batch(items) => Items::Batch(items.iter()),
+        }
+    }
+}
+
+/// The messages of an [`Envelope`], from [`Envelope::items`].
+#[derive(Clone, Debug)]
+pub enum Items<'e, 'a> {
+    /// A single message, not yet returned.
+    #[doc(hidden)]
+    Single(Option<&'e Message<'a>>),
+    /// A batch's items.
+    #[doc(hidden)]
+    Batch(core::slice::Iter<'e, Result<Message<'a>, Error<'a>>>),
+}
+
+impl<'e, 'a> Iterator for Items<'e, 'a> {
+    type Item = Result<&'e Message<'a>, &'e Error<'a>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Items::Single(m) => m.take().map(Ok),
+            Items::Batch(items) => items.next().map(Result::as_ref),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = match self {
+            Items::Single(m) => usize::from(m.is_some()),
+            Items::Batch(items) => items.len(),
+        };
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Items<'_, '_> {}
+
+impl<'a> IntoIterator for Envelope<'a> {
+    type Item = Result<Message<'a>, Error<'a>>;
+    type IntoIter = alloc::vec::IntoIter<Result<Message<'a>, Error<'a>>>;
+
+    /// Every message, in order, by value (a single message is one item).
+    fn into_iter(self) -> Self::IntoIter {
+        match self {
+            Envelope::Single(m) => alloc::vec![Ok(m)].into_iter(),
+            Envelope::Batch(items) => items.into_iter(),
         }
     }
 }

@@ -8,9 +8,11 @@ use core::fmt;
 use crate::envelope::Id;
 
 /// JSON-RPC 2.0 "Parse error": the bytes are not one JSON value.
-pub const PARSE_ERROR: i32 = -32700;
+pub const PARSE_ERROR: i64 = -32700;
 /// JSON-RPC 2.0 "Invalid Request": valid JSON, but not a valid envelope.
-pub const INVALID_REQUEST: i32 = -32600;
+pub const INVALID_REQUEST: i64 = -32600;
+/// JSON-RPC 2.0 "Invalid params": what [`RawJson::deserialize`](crate::RawJson::deserialize) answers with.
+pub const INVALID_PARAMS: i64 = -32602;
 
 macro_rules! reasons {
     ($( $(#[$doc:meta])* $variant:ident = ($code:expr, $name:literal, $message:literal, $hint:expr), )*) => {
@@ -36,7 +38,7 @@ macro_rules! reasons {
 
             /// The JSON-RPC error code to answer with: -32700 or -32600.
             #[must_use]
-            pub const fn code(self) -> i32 {
+            pub const fn code(self) -> i64 {
                 match self { $(Reason::$variant => $code,)* }
             }
 
@@ -179,7 +181,9 @@ pub struct Fault {
 
 impl Fault {
     #[cold]
-    pub(crate) const fn new(reason: Reason, offset: usize) -> Fault {
+    /// A fault: `reason` at byte `offset`.
+    #[must_use]
+    pub const fn new(reason: Reason, offset: usize) -> Fault {
         Fault { reason, offset }
     }
 }
@@ -253,7 +257,7 @@ impl<'a> Error<'a> {
 
     /// The JSON-RPC error code to answer with (-32700 or -32600).
     #[must_use]
-    pub fn code(&self) -> i32 {
+    pub fn code(&self) -> i64 {
         self.fault.reason.code()
     }
 
@@ -307,3 +311,12 @@ impl fmt::Display for Error<'_> {
 }
 
 impl core::error::Error for Error<'_> {}
+
+impl fmt::Display for Fault {
+    /// `member name is repeated at byte 24 (duplicate-member)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at byte {} ({})", self.reason.message(), self.offset, self.reason.name())
+    }
+}
+
+impl core::error::Error for Fault {}

@@ -17,7 +17,7 @@
 //!     Ok(envelope) => {
 //!         let Some(Message::Request(call)) = envelope.single() else { unreachable!() };
 //!         assert_eq!(call.method, "tools/call");
-//!         assert_eq!(call.params.map(|p| p.get()), Some(r#"{"name":"get_me"}"#));
+//!         assert_eq!(call.params.as_ref().map(|p| p.get()), Some(r#"{"name":"get_me"}"#));
 //!     }
 //!     Err(error) => {
 //!         // Answer the fault in one call: code, message, id if readable.
@@ -45,7 +45,8 @@
 //! | feature | default | enables |
 //! |---|---|---|
 //! | `std` | yes | `std::error::Error` paths, runtime SIMD detection for UTF-8 checks |
-//! | `serde_json` | yes | the serde_json backend (no_std + alloc) |
+//! | `serde_json` | yes | the serde_json backend (no_std + alloc); `Serialize`/`Deserialize` for [`RawJson`], conversions from and to `serde_json::value::RawValue`, [`RawJson::deserialize`] |
+//! | `serde` | yes (through `serde_json`) | `Serialize`/`Deserialize` for [`Id`] |
 //! | `simd-json` | no | the simd-json backend (needs `std`) |
 //! | `arbitrary` | no | `arbitrary::Arbitrary` for [`Revision`], [`Limits`], and [`Reason`] |
 //! | `check` | no | the fuzzing properties (`check`), which panic by design: for the fuzz crate and the tests, not for programs |
@@ -81,15 +82,17 @@ mod parser;
 mod repeats;
 mod revision;
 mod scan;
+#[cfg(feature = "serde")]
+mod serialization;
 pub mod stream;
 mod string;
 mod tape;
 pub mod write;
 
 pub use envelope::{
-    Envelope, ErrorObject, ErrorResponse, Id, Kind, Message, Notification, RawJson, Request, ResultResponse,
+    Envelope, ErrorObject, ErrorResponse, Id, Items, Kind, Message, Notification, RawJson, Request, ResultResponse,
 };
-pub use error::{Error, Fault, INVALID_REQUEST, PARSE_ERROR, Reason, Reply};
+pub use error::{Error, Fault, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, Reason, Reply};
 pub use limits::Limits;
 pub use parser::{DefaultBackend, Parser};
 pub use revision::{IdReuse, Revision, UnknownRevision};

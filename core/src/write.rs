@@ -83,7 +83,7 @@ fn head(out: &mut Vec<u8>, request_id: Option<&Id<'_>>) {
     }
 }
 
-fn method_and_params(out: &mut Vec<u8>, method: &str, params: Option<RawJson<'_>>) {
+fn method_and_params(out: &mut Vec<u8>, method: &str, params: Option<&RawJson<'_>>) {
     out.extend_from_slice(br#","method":"#);
     string(out, method);
     if let Some(params) = params {
@@ -94,19 +94,19 @@ fn method_and_params(out: &mut Vec<u8>, method: &str, params: Option<RawJson<'_>
 }
 
 /// `{"jsonrpc":"2.0","id":..,"method":..,"params":..}`
-pub fn request(out: &mut Vec<u8>, request_id: &Id<'_>, method: &str, params: Option<RawJson<'_>>) {
+pub fn request(out: &mut Vec<u8>, request_id: &Id<'_>, method: &str, params: Option<&RawJson<'_>>) {
     head(out, Some(request_id));
     method_and_params(out, method, params);
 }
 
 /// `{"jsonrpc":"2.0","method":..,"params":..}`
-pub fn notification(out: &mut Vec<u8>, method: &str, params: Option<RawJson<'_>>) {
+pub fn notification(out: &mut Vec<u8>, method: &str, params: Option<&RawJson<'_>>) {
     head(out, None);
     method_and_params(out, method, params);
 }
 
 /// `{"jsonrpc":"2.0","id":..,"result":..}`
-pub fn result(out: &mut Vec<u8>, request_id: &Id<'_>, result: RawJson<'_>) {
+pub fn result(out: &mut Vec<u8>, request_id: &Id<'_>, result: &RawJson<'_>) {
     head(out, Some(request_id));
     out.extend_from_slice(br#","result":"#);
     out.extend_from_slice(result.get().as_bytes());
@@ -121,7 +121,7 @@ pub fn error(out: &mut Vec<u8>, request_id: Option<&Id<'_>>, error: &ErrorObject
     integer(out, error.code);
     out.extend_from_slice(br#","message":"#);
     string(out, &error.message);
-    if let Some(data) = error.data {
+    if let Some(data) = &error.data {
         out.extend_from_slice(br#","data":"#);
         out.extend_from_slice(data.get().as_bytes());
     }
@@ -141,7 +141,7 @@ pub fn error_for(out: &mut Vec<u8>, fault: &Error<'_>) -> bool {
     };
     head(out, Some(id));
     out.extend_from_slice(br#","error":{"code":"#);
-    integer(out, i64::from(fault.code()));
+    integer(out, fault.code());
     out.extend_from_slice(br#","message":"#);
     string(out, fault.message());
     out.extend_from_slice(br#","data":{"reason":"#);
@@ -155,9 +155,9 @@ pub fn error_for(out: &mut Vec<u8>, fault: &Error<'_>) -> bool {
 /// Any message, in canonical form.
 pub fn message(out: &mut Vec<u8>, message: &Message<'_>) {
     match message {
-        Message::Request(r) => request(out, &r.id, &r.method, r.params),
-        Message::Notification(n) => notification(out, &n.method, n.params),
-        Message::Result(r) => result(out, &r.id, r.result),
+        Message::Request(r) => request(out, &r.id, &r.method, r.params.as_ref()),
+        Message::Notification(n) => notification(out, &n.method, n.params.as_ref()),
+        Message::Result(r) => result(out, &r.id, &r.result),
         Message::Error(e) => error(out, e.id.as_ref(), &e.error),
     }
 }

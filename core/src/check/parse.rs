@@ -144,7 +144,7 @@ fn answerable<B: Backend>(
     let parsed = Parser::<B>::with_backend(revision).parse(&answer);
     let ok = written
         && matches!(&parsed, Ok(Envelope::Single(Message::Error(r)))
-        if r.error.code == i64::from(e.code()) && r.id.as_ref() == id);
+        if r.error.code == e.code() && r.id.as_ref() == id);
     assert!(ok, "the answer {} to {e:?} parsed as {parsed:?}: {}", shown(&answer), ctx());
 }
 

@@ -6,6 +6,7 @@
 
 mod support;
 
+mod api;
 mod backends;
 mod codes;
 mod ids;

@@ -5,7 +5,7 @@ use mcp_envelope::Reason;
 
 #[test]
 fn reason_names_and_codes_are_stable() {
-    let pinned: Vec<(&str, i32)> = Reason::ALL.iter().map(|r| (r.name(), r.code())).collect();
+    let pinned: Vec<(&str, i64)> = Reason::ALL.iter().map(|r| (r.name(), r.code())).collect();
     assert_eq!(
         pinned,
         [

@@ -19,7 +19,7 @@ fn valid(kind: Kind) -> Verdict {
 fn method_and_id_make_a_request() {
     let m = message(LATEST, r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#);
     let Message::Request(r) = m else { panic!("{m:?}") };
-    assert_eq!((r.id, r.method.as_ref(), r.params.map(|p| p.get())), (Id::Int(1), "tools/list", Some("{}")));
+    assert_eq!((r.id, r.method.as_ref(), r.params.as_ref().map(|p| p.get())), (Id::Int(1), "tools/list", Some("{}")));
 }
 
 #[test]
@@ -44,7 +44,7 @@ fn error_makes_an_error_response() {
         message(LATEST, r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no such method","data":[1]}}"#);
     let Message::Error(e) = m else { panic!("{m:?}") };
     assert_eq!((e.id, e.error.code, e.error.message.as_ref()), (Some(Id::Int(1)), -32601, "no such method"));
-    assert_eq!(e.error.data.map(|d| d.get()), Some("[1]"));
+    assert_eq!(e.error.data.as_ref().map(|d| d.get()), Some("[1]"));
 }
 
 #[test]

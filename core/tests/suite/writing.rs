@@ -76,7 +76,7 @@ fn a_broken_response_is_never_answered() {
 fn builders_write_requests_from_checked_payloads() {
     let params = check_json(r#" {"uri":"file:///a"} "#).unwrap();
     let mut out = Vec::new();
-    write::request(&mut out, &Id::Int(3), "resources/read", Some(params));
+    write::request(&mut out, &Id::Int(3), "resources/read", Some(&params));
     assert_eq!(
         String::from_utf8(out).unwrap(),
         r#"{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"file:///a"}}"#

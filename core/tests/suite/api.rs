@@ -1,0 +1,133 @@
+//! What a Rust program holds the parser's results with: owned forms, the
+//! batch iterator, one code type, errors that display, serde.
+
+use std::borrow::Cow;
+
+use mcp_envelope::{Envelope, Error, Fault, Id, Message, Parser, RawJson, Reason, Revision, check_json};
+
+fn parse_owned(line: &str) -> Envelope<'static> {
+    let bytes = line.as_bytes().to_vec();
+    let mut parser = Parser::new(Revision::JsonRpc);
+    let envelope = parser.parse(&bytes).unwrap().into_owned();
+    drop(bytes);
+    envelope
+}
+
+#[test]
+fn an_owned_envelope_outlives_its_input() {
+    let envelope = parse_owned(r#"{"jsonrpc":"2.0","id":"a\n","method":"tools/call","params":{"x":[1]}}"#);
+    let Envelope::Single(Message::Request(r)) = &envelope else { panic!("{envelope:?}") };
+    assert_eq!((r.id.clone(), r.method.as_ref()), (Id::from("a\n"), "tools/call"));
+    assert_eq!(r.params.as_ref().map(RawJson::get), Some(r#"{"x":[1]}"#));
+    assert_eq!(r.params.as_ref().and_then(RawJson::borrowed), None, "owned, not borrowed");
+    let batch = parse_owned(r#"[{"jsonrpc":"2.0","id":1,"result":7},{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}]"#);
+    let kinds: Vec<_> = batch.items().map(|i| i.map(Message::kind).map_err(Error::reason)).collect();
+    assert_eq!(kinds, [Ok(mcp_envelope::Kind::Result), Err(Reason::DuplicateMember)]);
+}
+
+#[test]
+fn items_walk_a_single_message_or_every_batch_item_in_order() {
+    let mut parser = Parser::new(Revision::JsonRpc);
+    let one = parser.parse(br#"{"jsonrpc":"2.0","method":"a"}"#).unwrap();
+    assert_eq!(one.items().len(), 1);
+    assert_eq!(one.items().map(|m| m.ok().and_then(Message::method)).collect::<Vec<_>>(), [Some("a")]);
+    let batch = parser.parse(br#"[{"jsonrpc":"2.0","method":"a"},2,{"jsonrpc":"2.0","method":"c"}]"#).unwrap();
+    let methods: Vec<_> = batch.items().map(|m| m.map(|m| m.method()).map_err(|e| e.offset())).collect();
+    assert_eq!(methods, [Ok(Some("a")), Err(32), Ok(Some("c"))]);
+    assert_eq!(batch.clone().into_iter().count(), 3);
+    assert_eq!(one.into_iter().count(), 1);
+}
+
+#[test]
+fn codes_share_one_integer_type() {
+    let mut parser = Parser::new(Revision::V2026_07_28);
+    let e = parser.parse(b"{").unwrap_err();
+    let code: i64 = e.code();
+    assert_eq!((code, Reason::Empty.code(), mcp_envelope::PARSE_ERROR), (-32700, -32700, -32700));
+    let Ok(Envelope::Single(Message::Error(r))) =
+        parser.parse(br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32700,"message":"x"}}"#)
+    else {
+        panic!()
+    };
+    assert_eq!(r.error.code, e.code());
+    assert_eq!(mcp_envelope::codes::classify(e.code(), Revision::V2026_07_28).name(), "parse-error");
+}
+
+#[test]
+fn every_error_type_displays_and_is_a_std_error() {
+    fn std_error(e: &dyn std::error::Error) -> String {
+        e.to_string()
+    }
+    let fault = Fault::new(Reason::DuplicateMember, 24);
+    assert_eq!(std_error(&fault), "member name is repeated at byte 24 (duplicate-member)");
+    let e = Parser::new(Revision::JsonRpc).parse(br#"{"jsonrpc":"2.0","id":null}"#).unwrap_err();
+    assert!(std_error(&e).contains("at byte 0"), "{e}");
+    let unknown = "2099-01-01".parse::<Revision>().unwrap_err();
+    assert!(!std_error(&unknown).is_empty());
+    assert!(
+        !std_error(&mcp_envelope::ids::InFlight::new(Revision::V2026_07_28).received(&Id::Int(1)).unwrap_err())
+            .is_empty()
+    );
+}
+
+#[test]
+fn ids_serialize_as_json_rpc_writes_them_and_deserialize_by_the_id_rule() {
+    let ids = [Id::from("x\"y"), Id::Int(-5), Id::Null];
+    assert_eq!(serde_json::to_string(&ids).unwrap(), r#"["x\"y",-5,null]"#);
+    let read: Vec<Id<'_>> = serde_json::from_str(r#"["plain", 7, 1.0, 1e2, null]"#).unwrap();
+    assert_eq!(read, [Id::from("plain"), Id::Int(7), Id::Int(1), Id::Int(100), Id::Null]);
+    assert!(matches!(&read[0], Id::Str(Cow::Borrowed(_))), "borrowed from the input");
+    for bad in ["1.5", "true", "{}", "[]", "1e19", "9223372036854775808"] {
+        assert!(serde_json::from_str::<Id<'_>>(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn raw_json_serializes_verbatim_and_deserializes_borrowed_under_the_rules() {
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct Holder<'a> {
+        #[serde(borrow)]
+        payload: RawJson<'a>,
+    }
+    let text = r#"{"payload":{"b" : [1, 2.50]}}"#;
+    let holder: Holder<'_> = serde_json::from_str(text).unwrap();
+    assert_eq!(holder.payload.get(), r#"{"b" : [1, 2.50]}"#);
+    assert!(holder.payload.borrowed().is_some());
+    assert_eq!(serde_json::to_string(&holder).unwrap(), r#"{"payload":{"b" : [1, 2.50]}}"#);
+    // serde_json lets a lone surrogate through; the rules do not.
+    let err = serde_json::from_str::<Holder<'_>>(r#"{"payload":"\ud800"}"#).err().unwrap();
+    assert!(err.to_string().contains("lone-surrogate"), "{err}");
+}
+
+#[test]
+fn raw_json_converts_from_and_to_serde_json_raw_value() {
+    use serde_json::value::RawValue;
+    let raw: Box<RawValue> = serde_json::from_str(r#"{"a":1}"#).unwrap();
+    let borrowed = RawJson::try_from(raw.as_ref()).unwrap();
+    assert_eq!(borrowed.get(), r#"{"a":1}"#);
+    let back = Box::<RawValue>::try_from(&borrowed).unwrap();
+    assert_eq!(back.get(), r#"{"a":1}"#);
+    let owned: RawJson<'static> = RawJson::try_from(raw).unwrap();
+    assert_eq!(owned, check_json(r#"{"a":1}"#).unwrap());
+    let lone: Box<RawValue> = serde_json::from_str(r#""\udc00""#).unwrap();
+    assert_eq!(RawJson::try_from(lone).unwrap_err().reason, Reason::LoneSurrogate);
+}
+
+#[test]
+fn typed_params_that_do_not_fit_answer_invalid_params_with_serde_s_message() {
+    #[derive(serde::Deserialize, Debug)]
+    struct Call<'a> {
+        name: &'a str,
+        #[allow(dead_code, reason = "read only to be type-checked")]
+        count: u8,
+    }
+    let params = check_json(r#"{"name":"get_me","count":300}"#).unwrap();
+    let e = params.deserialize::<Call<'_>>().unwrap_err();
+    assert_eq!(e.code, -32602);
+    assert!(e.message.contains("invalid value: integer `300`"), "{}", e.message);
+    let mut answer = Vec::new();
+    mcp_envelope::write::error(&mut answer, Some(&Id::Int(3)), &e);
+    assert!(answer.starts_with(br#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"invalid value"#));
+    let fine = check_json(r#"{"name":"x","count":3}"#).unwrap();
+    assert_eq!(fine.deserialize::<Call<'_>>().unwrap().name, "x");
+}
