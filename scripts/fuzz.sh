@@ -113,8 +113,10 @@ for target in "${targets[@]}"; do
     status=1
     failures[$target]=1
     artifact=$(grep -oE 'fuzz/artifacts/[^ ]+' "$log" | tail -1 || true)
-    [ -n "$artifact" ] || artifact=$(grep -oE "Test unit written to [^ ]+" "$log" | tail -1 | awk '{print $5}')
+    # No artifact (the target did not build, say) must not end the script.
+    [ -n "$artifact" ] || artifact=$(grep -oE "Test unit written to [^ ]+" "$log" | tail -1 | awk '{print $5}' || true)
     what=$(panic_message "$log")
+    grep -q "^error: could not compile" "$log" && what="the target did not build: $(grep -m1 '^error' "$log")"
     echo "!! $target failed (exit status $rc): $what" >&2
     if [ -n "$artifact" ] && [ -f "$artifact" ]; then
       echo "== minimising $artifact" >&2
