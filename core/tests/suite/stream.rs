@@ -1,6 +1,6 @@
 //! RULES.md section 5: newline framing on stdio.
 
-use mcp_envelope::stream::{Frame, LineReader};
+use mcp_envelope::stream::{Frame, FrameBuf, Frames, LineReader};
 
 #[derive(Debug, PartialEq, Eq)]
 enum Owned {
@@ -77,4 +77,125 @@ fn an_oversized_line_is_skipped_with_bounded_memory_and_reading_goes_on() {
 #[test]
 fn a_line_exactly_at_the_limit_passes_and_its_carriage_return_does_not_count() {
     assert_eq!(frames(4, &[b"1234\r\n12345\n"]), [Owned::Message(1, 0, b"1234".to_vec()), Owned::Oversized(2, 6, 5)]);
+}
+
+/// What [`Frames`] pulls from `input` through a `BufReader` of `capacity`.
+fn pulled(max: usize, capacity: usize, input: &[u8]) -> Vec<Owned> {
+    let reader = std::io::BufReader::with_capacity(capacity, input);
+    Frames::new(reader, max)
+        .map(|frame| match frame.unwrap() {
+            FrameBuf::Message { line, offset, bytes } => Owned::Message(line, offset, bytes),
+            FrameBuf::Oversized { line, offset, len } => Owned::Oversized(line, offset, len),
+        })
+        .collect()
+}
+
+#[test]
+fn pulled_frames_are_the_pushed_frames_whatever_the_reader_s_buffer() {
+    let mut inputs: Vec<Vec<u8>> = vec![STREAM.to_vec(), b"".to_vec(), b"\n\n".to_vec(), b"{\"x\":1}".to_vec()];
+    // Pseudo-random lines around the limit, with `\r`, blanks and no final newline.
+    let mut seed = 0x9e37_79b9_u32;
+    for _ in 0..200 {
+        let mut input = Vec::new();
+        for _ in 0..(seed % 7) {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            let len = (seed >> 8) as usize % 24;
+            input.extend((0..len).map(|i| b"{} \t\"a1\r"[(i + seed as usize) % 8]));
+            if !seed.is_multiple_of(5) {
+                input.push(b'\n');
+            }
+        }
+        inputs.push(input);
+    }
+    for input in &inputs {
+        let pushed = frames(16, &[input]);
+        for capacity in [1, 2, 3, 7, 16, 17, 64, 8192] {
+            assert_eq!(
+                pulled(16, capacity, input),
+                pushed,
+                "capacity {capacity}, input {:?}",
+                String::from_utf8_lossy(input)
+            );
+        }
+    }
+}
+
+#[test]
+fn a_pull_loop_can_stop_early_and_give_the_reader_back_after_the_last_frame() {
+    fn first_message(input: &[u8]) -> std::io::Result<(Vec<u8>, usize)> {
+        let mut frames = Frames::new(input, 64);
+        let Some(Frame::Message { bytes, .. }) = frames.next_frame()? else { panic!("no message") };
+        let first = bytes.to_vec();
+        let rest = frames.into_inner();
+        Ok((first, rest.len()))
+    }
+    let (first, rest) = first_message(b"\n{\"a\":1}\r\n{\"b\":2}\n").unwrap();
+    assert_eq!((first.as_slice(), rest), (&b"{\"a\":1}"[..], 8));
+}
+
+/// A reader that fails once with `kind` before each of its chunks.
+struct Flaky<'a> {
+    chunks: Vec<&'a [u8]>,
+    fail_next: bool,
+    kind: std::io::ErrorKind,
+}
+
+impl std::io::Read for Flaky<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        if std::mem::replace(&mut self.fail_next, false) {
+            return Err(self.kind.into());
+        }
+        self.fail_next = true;
+        let Some(chunk) = self.chunks.first_mut() else { return Ok(0) };
+        let n = chunk.len().min(out.len());
+        out[..n].copy_from_slice(&chunk[..n]);
+        *chunk = &chunk[n..];
+        if chunk.is_empty() {
+            self.chunks.remove(0);
+        }
+        Ok(n)
+    }
+}
+
+#[test]
+fn reads_interrupted_are_retried_and_other_errors_are_returned_without_losing_frames() {
+    let chunks = vec![&b"{\"a\""[..], b":1}\n{\"b\":2}", b"\n"];
+    let interrupted = Flaky { chunks: chunks.clone(), fail_next: true, kind: std::io::ErrorKind::Interrupted };
+    let got: Vec<_> = Frames::new(std::io::BufReader::new(interrupted), 64).map(Result::unwrap).collect();
+    assert_eq!(got.len(), 2);
+    let failing = Flaky { chunks, fail_next: true, kind: std::io::ErrorKind::TimedOut };
+    let mut frames = Frames::new(std::io::BufReader::new(failing), 64);
+    let mut messages = Vec::new();
+    let mut errors = 0;
+    while errors < 10 {
+        match frames.next() {
+            Some(Ok(FrameBuf::Message { bytes, .. })) => messages.push(bytes),
+            Some(Ok(other)) => panic!("{other:?}"),
+            Some(Err(e)) => {
+                assert_eq!(e.kind(), std::io::ErrorKind::TimedOut);
+                errors += 1;
+            }
+            None => break,
+        }
+    }
+    assert_eq!(messages, [b"{\"a\":1}".to_vec(), b"{\"b\":2}".to_vec()]);
+}
+
+#[test]
+fn an_oversized_frame_is_answered_as_the_parser_answers_a_message_over_the_limit() {
+    let line = vec![b' '; 40];
+    let mut frames = Frames::new(&line[..], 16);
+    let frame = frames.next_frame().unwrap().unwrap();
+    let error = frame.error(16).unwrap();
+    let mut parser = mcp_envelope::Parser::new(mcp_envelope::Revision::V2026_07_28)
+        .with_limits(mcp_envelope::Limits::new().with_max_size(16));
+    let parsed = parser.parse(&line).unwrap_err();
+    assert_eq!(
+        (error.code(), error.reason(), error.offset(), error.id()),
+        (parsed.code(), parsed.reason(), parsed.offset(), None)
+    );
+    let mut answer = Vec::new();
+    assert!(mcp_envelope::write::error_for(&mut answer, &error));
+    assert!(answer.starts_with(br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700"#));
+    assert!(Frame::Message { line: 1, offset: 0, bytes: b"{}" }.error(16).is_none());
 }

@@ -1,0 +1,153 @@
+//! The pull side of the framing: [`Frames`] reads lines from a
+//! [`BufRead`](std::io::BufRead) one at a time, for loops that use `?` and
+//! stop when they like. Same frames as [`LineReader`](super::LineReader).
+
+use alloc::vec::Vec;
+use std::io::{self, BufRead};
+
+use super::{Frame, FrameBuf, Judged, end_held, hold, judge};
+
+/// Lines of a [`BufRead`], read on demand, holding at most one line.
+///
+/// [`Frames::next_frame`] lends each frame, without copying it when the
+/// line lies whole in the reader's buffer; as an [`Iterator`] it yields
+/// owned [`FrameBuf`]s.
+///
+/// ```
+/// use mcp_envelope::stream::{Frame, Frames};
+/// use mcp_envelope::{Limits, Parser, Revision};
+///
+/// fn count_valid(input: impl std::io::BufRead) -> std::io::Result<usize> {
+///     let mut parser = Parser::new(Revision::V2026_07_28);
+///     let mut frames = Frames::new(input, Limits::DEFAULT_MAX_SIZE);
+///     let mut valid = 0;
+///     while let Some(frame) = frames.next_frame()? {
+///         if let Frame::Message { bytes, .. } = frame {
+///             valid += usize::from(parser.parse(bytes).is_ok());
+///         }
+///     }
+///     Ok(valid)
+/// }
+/// assert_eq!(count_valid(&b"{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n\n{\r\n"[..]).unwrap(), 1);
+/// ```
+#[derive(Debug)]
+pub struct Frames<R> {
+    reader: R,
+    max_size: usize,
+    partial: Vec<u8>,
+    skipping: Option<u64>,
+    line: u64,
+    offset: u64,
+    /// Bytes of the reader's buffer lent out by the last frame.
+    lent: usize,
+    /// The last frame was lent from `partial`.
+    partial_lent: bool,
+    ended: bool,
+}
+
+impl<R: BufRead> Frames<R> {
+    /// Frames of at most `max_size` bytes (see
+    /// [`Limits::max_size`](crate::Limits::max_size)) from `reader`.
+    pub fn new(reader: R, max_size: usize) -> Frames<R> {
+        Frames {
+            reader,
+            max_size,
+            partial: Vec::new(),
+            skipping: None,
+            line: 1,
+            offset: 0,
+            lent: 0,
+            partial_lent: false,
+            ended: false,
+        }
+    }
+
+    /// The reader back, positioned after the last frame returned.
+    pub fn into_inner(mut self) -> R {
+        self.reader.consume(core::mem::take(&mut self.lent));
+        self.reader
+    }
+
+    /// The next frame, or `None` at the end of the input.
+    ///
+    /// # Errors
+    /// What the reader returned, other than [`io::ErrorKind::Interrupted`]
+    /// (retried). Reading again after an error goes on from where it was.
+    pub fn next_frame(&mut self) -> io::Result<Option<Frame<'_>>> {
+        self.reader.consume(core::mem::take(&mut self.lent));
+        if core::mem::take(&mut self.partial_lent) {
+            self.partial.clear();
+        }
+        while !self.ended {
+            let (line, offset) = (self.line, self.offset);
+            let buf = match self.reader.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            let (raw_len, judged, used, in_buffer) = match memchr::memchr(b'\n', buf) {
+                None if buf.is_empty() => {
+                    self.ended = true;
+                    if self.skipping.is_none() && self.partial.is_empty() {
+                        return Ok(None);
+                    }
+                    let (raw_len, judged) = end_held(&mut self.partial, &mut self.skipping, self.max_size, &[]);
+                    (raw_len, judged, 0, false)
+                }
+                None => {
+                    let used = buf.len();
+                    hold(&mut self.partial, &mut self.skipping, self.max_size, buf);
+                    self.reader.consume(used);
+                    continue;
+                }
+                Some(at) => {
+                    let tail = buf.get(..at).unwrap_or_default();
+                    if self.skipping.is_none() && self.partial.is_empty() {
+                        (at as u64, judge(tail, self.max_size), at + 1, true)
+                    } else {
+                        let (raw_len, judged) = end_held(&mut self.partial, &mut self.skipping, self.max_size, tail);
+                        (raw_len, judged, at + 1, false)
+                    }
+                }
+            };
+            self.line += 1;
+            self.offset += raw_len + 1;
+            match judged {
+                Judged::Message(len) if in_buffer => {
+                    self.lent = used;
+                    // The same bytes again: nothing was consumed, so no I/O.
+                    let buf = self.reader.fill_buf()?;
+                    return Ok(Some(Frame::Message { line, offset, bytes: buf.get(..len).unwrap_or_default() }));
+                }
+                Judged::Message(len) => {
+                    self.reader.consume(used);
+                    self.partial_lent = true;
+                    return Ok(Some(Frame::Message {
+                        line,
+                        offset,
+                        bytes: self.partial.get(..len).unwrap_or_default(),
+                    }));
+                }
+                Judged::Oversized => {
+                    self.reader.consume(used);
+                    self.partial.clear();
+                    return Ok(Some(Frame::Oversized { line, offset, len: raw_len }));
+                }
+                Judged::Blank => {
+                    self.reader.consume(used);
+                    self.partial.clear();
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+impl<R: BufRead> Iterator for Frames<R> {
+    type Item = io::Result<FrameBuf>;
+
+    /// The next frame, owned.
+    fn next(&mut self) -> Option<io::Result<FrameBuf>> {
+        self.next_frame().map(|f| f.map(FrameBuf::from)).transpose()
+    }
+}
