@@ -9,16 +9,21 @@
 //! most one message of memory.
 //!
 //! [`LineReader`] is pushed chunks and calls back for each frame;
-//! [`Frames`] (feature `std`) pulls lines from a `BufRead` on demand. Both
-//! give the same frames.
+//! [`Frames`] (feature `std`) pulls lines from a `BufRead` on demand;
+//! `LineCodec` (feature `tokio`) is a `tokio_util` decoder and encoder. All
+//! three give the same frames.
 
 use alloc::vec::Vec;
 
 use crate::error::{Error, Fault, Reason};
 use crate::scan::is_whitespace;
 
+#[cfg(feature = "tokio")]
+mod codec;
 #[cfg(feature = "std")]
 mod pull;
+#[cfg(feature = "tokio")]
+pub use codec::LineCodec;
 #[cfg(feature = "std")]
 pub use pull::Frames;
 
@@ -143,6 +148,7 @@ pub(crate) fn hold(partial: &mut Vec<u8>, skipping: &mut Option<u64>, max_size: 
 
 /// The held line ends with `tail`: its raw length (without the `\n`) and
 /// what it is; a message is left whole in `partial`.
+#[cfg(feature = "std")]
 pub(crate) fn end_held(
     partial: &mut Vec<u8>,
     skipping: &mut Option<u64>,

@@ -1,6 +1,6 @@
 //! RULES.md section 5: newline framing on stdio.
 
-use mcp_envelope::stream::{Frame, FrameBuf, Frames, LineReader};
+use mcp_envelope::stream::{Frame, FrameBuf, Frames, LineCodec, LineReader};
 
 #[derive(Debug, PartialEq, Eq)]
 enum Owned {
@@ -198,4 +198,65 @@ fn an_oversized_frame_is_answered_as_the_parser_answers_a_message_over_the_limit
     assert!(mcp_envelope::write::error_for(&mut answer, &error));
     assert!(answer.starts_with(br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700"#));
     assert!(Frame::Message { line: 1, offset: 0, bytes: b"{}" }.error(16).is_none());
+}
+
+/// What [`LineCodec`] decodes from `input` arriving in chunks of `chunk`
+/// bytes, checking that it never buffers more than the limit plus a chunk.
+fn decoded(max: usize, chunk: usize, input: &[u8]) -> Vec<Owned> {
+    use tokio_util::codec::Decoder;
+    let mut codec = LineCodec::new(max);
+    let mut buf = bytes::BytesMut::new();
+    let mut out = Vec::new();
+    let mut push = |frame: FrameBuf| {
+        out.push(match frame {
+            FrameBuf::Message { line, offset, bytes } => Owned::Message(line, offset, bytes),
+            FrameBuf::Oversized { line, offset, len } => Owned::Oversized(line, offset, len),
+        });
+    };
+    for piece in input.chunks(chunk) {
+        buf.extend_from_slice(piece);
+        while let Some(frame) = codec.decode(&mut buf).unwrap() {
+            push(frame);
+        }
+        assert!(buf.len() <= max + 1 + chunk, "buffered {} bytes, limit {max}", buf.len());
+    }
+    while let Some(frame) = codec.decode_eof(&mut buf).unwrap() {
+        push(frame);
+    }
+    out
+}
+
+#[test]
+fn the_tokio_codec_decodes_the_pushed_frames_with_bounded_memory() {
+    let mut inputs = vec![STREAM.to_vec(), b"".to_vec(), b"\n".to_vec(), vec![b'x'; 100]];
+    let mut seed = 0x2545_f491_u32;
+    for _ in 0..200 {
+        let mut input = Vec::new();
+        for _ in 0..(seed % 7) {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            let len = (seed >> 8) as usize % 24;
+            input.extend((0..len).map(|i| b"{} \t\"a1\r"[(i + seed as usize) % 8]));
+            if !seed.is_multiple_of(5) {
+                input.push(b'\n');
+            }
+        }
+        inputs.push(input);
+    }
+    for input in &inputs {
+        let pushed = frames(16, &[input]);
+        for chunk in [1, 2, 5, 17, 4096] {
+            assert_eq!(decoded(16, chunk, input), pushed, "chunk {chunk}, input {:?}", String::from_utf8_lossy(input));
+        }
+    }
+}
+
+#[test]
+fn the_tokio_codec_writes_one_line_per_message_and_refuses_a_newline_inside_one() {
+    use tokio_util::codec::Encoder;
+    let mut codec = LineCodec::new(64);
+    let mut out = bytes::BytesMut::new();
+    codec.encode(&br#"{"jsonrpc":"2.0","method":"a"}"#[..], &mut out).unwrap();
+    assert_eq!(&out[..], b"{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n");
+    let e = codec.encode(&b"{\n}"[..], &mut out).unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
 }
