@@ -1,11 +1,14 @@
 //! `mcp-envelope check`: validate MCP / JSON-RPC 2.0 messages.
+//! `mcp-envelope tap`: relay an MCP stdio server's traffic and check it.
 //!
-//! Exit status: 0 all valid, 1 some invalid, 2 usage or I/O error, 3 the
-//! backends disagreed (3 wins over 2, which wins over 1).
+//! `check`'s exit status: 0 all valid, 1 some invalid, 2 usage or I/O
+//! error, 3 the backends disagreed (3 wins over 2, which wins over 1).
+//! `tap` exits with the server's status.
 
 mod input;
 mod render;
 mod summary;
+mod tap;
 
 use std::io::{self, BufWriter, Write};
 use std::ops::ControlFlow;
@@ -31,6 +34,31 @@ enum Command {
     /// Check messages from files or standard input: kind, id, method, or
     /// the JSON-RPC error to answer with and where the fault is.
     Check(CheckArgs),
+    /// Run an MCP stdio server, relay both directions byte for byte, and log
+    /// a verdict on every message (one JSON line each, as `check --format
+    /// json`, with `direction` and any id-rule finding). Exits with the
+    /// server's status.
+    Tap(TapCliArgs),
+}
+
+#[derive(clap::Args)]
+struct TapCliArgs {
+    /// Protocol revision, as for `check`.
+    #[arg(long, default_value = "2026-07-28", value_parser = parse_revision)]
+    revision: Revision,
+    /// JSON backend, as for `check`.
+    #[arg(long, value_enum, default_value = "serde")]
+    backend: BackendChoice,
+    /// Where to write the log; standard error when absent.
+    #[arg(long)]
+    log: Option<String>,
+    /// Largest message allowed, in bytes; longer lines are relayed, logged
+    /// as too large, and never held in memory.
+    #[arg(long, default_value_t = Limits::DEFAULT_MAX_SIZE)]
+    max_size: usize,
+    /// The server and its arguments, after `--`.
+    #[arg(last = true, required = true, value_name = "SERVER COMMAND")]
+    command: Vec<String>,
 }
 
 #[derive(clap::Args)]
@@ -220,7 +248,25 @@ fn check(args: &CheckArgs) -> Tally {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let Command::Check(args) = cli.command;
+    let args = match cli.command {
+        Command::Check(args) => args,
+        Command::Tap(args) => {
+            let limits = Limits::new().with_max_size(args.max_size);
+            if limits.max_size != args.max_size {
+                eprintln!(
+                    "mcp-envelope: --max-size {} is above the largest message the parser accepts; using {}",
+                    args.max_size, limits.max_size
+                );
+            }
+            return tap::run(&tap::TapArgs {
+                revision: args.revision,
+                backend: args.backend,
+                limits,
+                log: args.log,
+                command: args.command,
+            });
+        }
+    };
     let tally = check(&args);
     // The summary is for people: not with --quiet, not in JSON, and not
     // when the reader went away.

@@ -55,6 +55,9 @@ impl Serialize for IdValue {
 /// are written in this order.
 #[derive(Serialize)]
 struct Verdictline<'s> {
+    /// In `tap`: who sent the message, `client` or `server`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    direction: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     file: Option<&'s str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -82,11 +85,16 @@ struct Verdictline<'s> {
     disagreement: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     backends: Option<Backends<'s>>,
+    /// In `tap`: what the id rules found (a reused request id, a response
+    /// to an id not in flight).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id_rule: Option<&'s [String]>,
 }
 
 impl<'s> Verdictline<'s> {
     fn of(summary: &'s Summary) -> Verdictline<'s> {
         let empty = Verdictline {
+            direction: None,
             file: None,
             line: None,
             kind: "invalid",
@@ -101,6 +109,7 @@ impl<'s> Verdictline<'s> {
             items: None,
             disagreement: None,
             backends: None,
+            id_rule: None,
         };
         match summary {
             Summary::Valid { kind, id, method, .. } => {
@@ -139,25 +148,36 @@ impl Serialize for Backends<'_> {
     }
 }
 
-/// One JSON object, on one line.
-pub fn json_line(out: &mut impl Write, place: &Place<'_>, verdict: &Verdict<'_>) -> io::Result<()> {
-    let line = match verdict {
-        Verdict::One(summary) => {
-            Verdictline { file: Some(place.file), line: Some(place.line), ..Verdictline::of(summary) }
-        }
+/// The entry for `verdict`, with its place filled in by the caller.
+fn entry<'s>(verdict: &Verdict<'s>) -> io::Result<Verdictline<'s>> {
+    Ok(match verdict {
+        Verdict::One(summary) => Verdictline::of(summary),
         Verdict::Disagreement(each) => {
             let first = each.first().map(|(_, s)| s).ok_or_else(|| io::Error::other("no verdicts"))?;
-            Verdictline {
-                file: Some(place.file),
-                line: Some(place.line),
-                disagreement: Some(true),
-                backends: Some(Backends(each)),
-                ..Verdictline::of(first)
-            }
+            Verdictline { disagreement: Some(true), backends: Some(Backends(each)), ..Verdictline::of(first) }
         }
-    };
+    })
+}
+
+/// One JSON object, on one line.
+pub fn json_line(out: &mut impl Write, place: &Place<'_>, verdict: &Verdict<'_>) -> io::Result<()> {
+    let line = Verdictline { file: Some(place.file), line: Some(place.line), ..entry(verdict)? };
     serde_json::to_writer(&mut *out, &line).map_err(io::Error::other)?;
     writeln!(out)
+}
+
+/// `tap`'s log entry: `check --format json`'s fields (the line counted
+/// within its direction), `direction` first, and any id-rule findings.
+pub fn tap_line(direction: &'static str, line: u64, verdict: &Verdict<'_>, id_rule: &[String]) -> io::Result<Vec<u8>> {
+    let entry = Verdictline {
+        direction: Some(direction),
+        line: Some(line),
+        id_rule: (!id_rule.is_empty()).then_some(id_rule),
+        ..entry(verdict)?
+    };
+    let mut out = serde_json::to_vec(&entry).map_err(io::Error::other)?;
+    out.push(b'\n');
+    Ok(out)
 }
 
 fn valid_text(kind: &str, id: Option<&IdValue>, method: Option<&str>) -> String {
