@@ -16,6 +16,8 @@
 # backends on the adversarial cases.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib/tool.sh
+source scripts/lib/tool.sh
 repo=$PWD
 
 rounds=3
@@ -81,17 +83,7 @@ for side in base head; do
     exit 2
   fi
   for bench in throughput instructions; do
-    exe=$(python3 - "$work/$side.build.json" "$bench" <<'PY'
-import json, sys
-for line in open(sys.argv[1]):
-    try:
-        m = json.loads(line)
-    except ValueError:
-        continue
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == sys.argv[2]:
-        print(m["executable"])
-PY
-)
+    exe=$(tool cargo-executable "$work/$side.build.json" "$bench" || true)
     [ -n "$exe" ] || { echo "bench-compare.sh: $side has no $bench benchmark" >&2; exit 2; }
     mkdir -p "$work/bin/$side"
     cp "$exe" "$work/bin/$side/$bench"
@@ -125,7 +117,7 @@ for side in base head; do
   fi
   commit=${!side}
   # shellcheck disable=SC2086
-  BENCH_COMMIT=$(git rev-parse --short "$commit") python3 scripts/lib/benchdata.py collect \
+  tool collect --commit "$(git rev-parse --short "$commit")" \
     --criterion ${criterion_dirs[$side]} "${gungraun[@]}" --verdicts "$work/$side/target/bench-verdicts.json" \
     --out "$out/$side.json"
 done
@@ -135,14 +127,14 @@ if ! git -C "$repo" diff --quiet "$base" "$head" -- corpus benches/src; then
 fi
 
 set +e
-python3 scripts/lib/benchdata.py compare "$out/base.json" "$out/head.json" --threshold "$threshold" --out "$out/report.md"
+tool compare "$out/base.json" "$out/head.json" --threshold "$threshold" --out "$out/report.md"
 status=$?
 set -e
-python3 scripts/lib/benchdata.py chart "$out/head.json" --out "$out/throughput.svg"
+tool chart "$out/head.json" --out "$out/throughput.svg"
 mkdir -p bench-results
-python3 scripts/lib/benchdata.py history-append "$out/base.json" --history bench-results/history.jsonl --commit "$short_base"
-python3 scripts/lib/benchdata.py history-append "$out/head.json" --history bench-results/history.jsonl --commit "$short_head"
-python3 scripts/lib/benchdata.py history-chart --history bench-results/history.jsonl --out bench-results/history.svg
+tool history-append "$out/base.json" --history bench-results/history.jsonl --commit "$short_base"
+tool history-append "$out/head.json" --history bench-results/history.jsonl --commit "$short_head"
+tool history-chart --history bench-results/history.jsonl --out bench-results/history.svg
 echo >&2
 echo "report: $out/report.md; chart: $out/throughput.svg; history: bench-results/history.svg" >&2
 exit "$status"

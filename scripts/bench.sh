@@ -16,6 +16,8 @@
 # version in Cargo.lock) when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib/tool.sh
+source scripts/lib/tool.sh
 
 quick=()
 save=""
@@ -67,11 +69,10 @@ if [ "$instructions" = 1 ] && ensure_runner; then
 fi
 
 cp -f target/bench-verdicts.json "$out/verdicts.json" 2>/dev/null || true
-BENCH_COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo "") \
-  python3 scripts/lib/benchdata.py collect --criterion "${criterion_dirs[@]}" \
+tool collect --commit "$(git rev-parse --short HEAD 2>/dev/null || echo "")" --criterion "${criterion_dirs[@]}" \
   ${gungraun_home:+--gungraun "$gungraun_home"} --verdicts "$out/verdicts.json" --out "$out/results.json"
-python3 scripts/lib/benchdata.py chart "$out/results.json" --out "$out/throughput.svg"
-python3 scripts/lib/benchdata.py table "$out/results.json" | tee "$out/table.md"
+tool chart "$out/results.json" --out "$out/throughput.svg"
+tool table "$out/results.json" | tee "$out/table.md"
 if [ -n "$save" ]; then
   mkdir -p bench-results/baselines
   cp "$out/results.json" "bench-results/baselines/$save.json"

@@ -26,6 +26,7 @@ targets=()
 # shellcheck source=scripts/lib/fuzz-targets.sh
 source scripts/lib/fuzz-targets.sh
 mapfile -t all_targets < <(fuzz_targets)
+[ ${#all_targets[@]} -gt 0 ] || { echo "fuzz.sh: no fuzz targets found in fuzz/Cargo.toml" >&2; exit 2; }
 value() {
   # An option's value: present, and a number where one is expected.
   if [ $# -lt 2 ] || [ -z "$2" ]; then
@@ -124,7 +125,7 @@ for target in "${targets[@]}"; do
       minimised=$(grep -oE 'fuzz/artifacts/[^ ]*minimized[^ ]*' "$logs/$target.tmin.log" | tail -1 || true)
       [ -n "$minimised" ] && [ -f "$minimised" ] || minimised=$artifact
       mkdir -p "fuzz/regressions/$target"
-      name="$(date -u +%Y%m%d)-$(sha1sum "$minimised" | cut -c1-12)"
+      name="$(date -u +%Y%m%d)-$(git hash-object "$minimised" | cut -c1-12)"
       cp "$minimised" "fuzz/regressions/$target/$name"
       # The note quotes the minimised input and what the check said about
       # it (the whole panic message: a disagreement names both verdicts).

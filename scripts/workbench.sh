@@ -19,6 +19,8 @@
 # The report is DIR/report.md (default bench-results/workbench-<time>/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib/tool.sh
+source scripts/lib/tool.sh
 
 fuzz_time=30
 baseline=""
@@ -48,7 +50,13 @@ step() { printf '\n== %s\n' "$*" >&2; }
 {
   echo "# mcp-envelope workbench report"
   echo
-  echo "Commit \`$commit\`, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, $(rustc --version)."
+  echo "Commit \`$commit\`, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(tool machine), $(rustc --version)."
+  echo
+  echo "## 0. Prerequisites"
+  echo
+  echo "What each step needs, as found before it ran; a step whose tool is missing is reported as not run."
+  echo
+  tool prerequisites || true
 } > "$report"
 
 # ---------------------------------------------------------------- agreement
@@ -61,40 +69,12 @@ if [ ! -x "$cli" ]; then
   echo "workbench: the CLI is not at $cli after building it" >&2
   exit 1
 fi
-mapfile -t files < <(find testdata/jsontestsuite/test_parsing testdata/mcp-spec/2026-07-28/examples \
-  testdata/github-mcp-server-toolsnaps corpus -type f ! -name LICENSE ! -name '*.md' 2>/dev/null | sort)
 {
   echo
-  echo "## 1. Backend agreement"
-  echo
-  echo "Both backends (serde_json, simd-json) on ${#files[@]} files: JSONTestSuite, the MCP examples, the GitHub tool definitions and the corpus."
-  echo
-  echo "| revision | framing | messages | invalid | disagreements |"
-  echo "|---|---|---|---|---|"
+  # Every revision and framing over every test and corpus file; a row that
+  # could not run says so and fails the run (workbench-tool agreement).
+  tool agreement --cli "$cli" --logs "$out" || status=1
 } >> "$report"
-for revision in 2024-11-05 2025-03-26 2025-06-18 2025-11-25 2026-07-28 jsonrpc; do
-  for framing in whole lines; do
-    log="$out/agreement-$revision-$framing.jsonl"
-    set +e
-    "$cli" check --backend both --format json --framing "$framing" --revision "$revision" "${files[@]}" > "$log"
-    rc=$?
-    set -e
-    if [ "$rc" -ge 2 ] || [ ! -s "$log" ]; then
-      # A row of zeros would read as agreement: say it did not run.
-      status=1
-      echo "| $revision | $framing | not run: the CLI exited with status $rc, see \`$(basename "$log")\` | | |" >> "$report"
-      continue
-    fi
-    python3 - "$log" "$revision" "$framing" >> "$report" <<'PY'
-import json, sys
-path, revision, framing = sys.argv[1:4]
-lines = [json.loads(l) for l in open(path, encoding="utf-8")]
-invalid = sum(1 for l in lines if l["kind"] == "invalid")
-disagree = sum(1 for l in lines if l.get("disagreement"))
-print(f"| {revision} | {framing} | {len(lines)} | {invalid} | {disagree} |")
-PY
-  done
-done
 
 # ---------------------------------------------------------------- fuzzing
 {
@@ -113,7 +93,12 @@ if [ "$fuzz" = 1 ] && cargo +nightly --version >/dev/null 2>&1; then
   echo >> "$report"
   cat "$out/fuzz-table.md" >> "$report" 2>/dev/null || echo "(no table: the fuzz build failed; see target/fuzz-logs/)" >> "$report"
 else
-  echo "Skipped (no nightly toolchain, or --no-fuzz)." >> "$report"
+  if [ "$fuzz" = 1 ]; then
+    status=1
+    echo "**Not run**: no nightly toolchain (\`rustup toolchain install nightly\`)." >> "$report"
+  else
+    echo "Not run: --no-fuzz." >> "$report"
+  fi
 fi
 
 # ---------------------------------------------------------------- benchmarks
@@ -149,11 +134,11 @@ if [ "$bench" = 1 ]; then
   step "4/4 comparison with the baseline $baseline"
   if [ -f "$previous" ]; then
     set +e
-    python3 scripts/lib/benchdata.py compare "$previous" "$out/bench/results.json" --out "$out/compare.md" > /dev/null
+    tool compare --saved-baseline "$previous" "$out/bench/results.json" --out "$out/compare.md" > /dev/null
     rc=$?
     set -e
     [ "$rc" -ne 0 ] && status=1
-    echo "Baseline: \`$previous\`. Wall-clock ratios between separate sessions are noisy; the instruction counts are not." >> "$report"
+    echo "Baseline: \`$previous\`." >> "$report"
     echo >> "$report"
     sed '1,/^$/d' "$out/compare.md" >> "$report"
   else
@@ -168,8 +153,8 @@ if [ "$bench" = 1 ]; then
     cp "$out/bench/results.json" "bench-results/baselines/$save_as.json"
     printf '\nThis run was saved as the baseline `%s`.\n' "$save_as" >> "$report"
   fi
-  python3 scripts/lib/benchdata.py history-append "$out/bench/results.json" --history bench-results/history.jsonl --commit "$commit"
-  python3 scripts/lib/benchdata.py history-chart --history bench-results/history.jsonl --out bench-results/history.svg
+  tool history-append "$out/bench/results.json" --history bench-results/history.jsonl --commit "$commit"
+  tool history-chart --history bench-results/history.jsonl --out bench-results/history.svg
 fi
 
 cat "$report"

@@ -1,10 +1,12 @@
 # Sourced by the fuzzing scripts: the one list of fuzz targets, and the
 # figures of a libFuzzer run read from its log.
 
+# shellcheck source=scripts/lib/tool.sh
+source scripts/lib/tool.sh
+
 # Every fuzz target, from the [[bin]] entries of fuzz/Cargo.toml.
 fuzz_targets() {
-  awk '/^\[\[bin\]\]/ {bin = 1; next} /^\[/ {bin = 0} bin && /^name *= *"/ {gsub(/^name *= *"|"$/, ""); print}' \
-    fuzz/Cargo.toml
+  tool fuzz-targets
 }
 
 # Prints "RUNS EXECS_PER_SEC COVERAGE" from a libFuzzer log, or fails with a

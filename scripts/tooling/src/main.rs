@@ -1,0 +1,304 @@
+//! `workbench-tool`: the logic of the workbench scripts, in Rust with
+//! tests. `scripts/*.sh` are thin entry points over it.
+
+#![cfg_attr(
+    test,
+    allow(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")
+)]
+
+mod agreement;
+mod collect;
+mod compare;
+mod format;
+mod history;
+mod prerequisites;
+mod results;
+mod svg;
+mod table;
+mod targets;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use results::{Results, contender_rank, split};
+
+#[derive(Parser)]
+#[command(
+    name = "workbench-tool",
+    about = "Benchmark results, backend agreement, fuzz targets and prerequisites for the workbench"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Reads criterion rounds and gungraun summaries into one results file.
+    Collect {
+        /// A criterion folder (CRITERION_HOME) per round.
+        #[arg(long, num_args = 0..)]
+        criterion: Vec<PathBuf>,
+        /// The gungraun folder (GUNGRAUN_HOME) of `--save-summary=json`.
+        #[arg(long)]
+        gungraun: Option<PathBuf>,
+        /// The throughput bench's verdicts (target/bench-verdicts.json).
+        #[arg(long)]
+        verdicts: Option<PathBuf>,
+        /// The commit measured, as the report names it.
+        #[arg(long, default_value = "")]
+        commit: String,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Prints a results file as a Markdown table.
+    Table { results: PathBuf },
+    /// Compares two results files; exits 1 on an instruction regression.
+    Compare {
+        base: PathBuf,
+        head: PathBuf,
+        /// Instruction change in percent that counts as a regression.
+        #[arg(long, default_value_t = 5.0)]
+        threshold: f64,
+        /// Wall-clock change in percent below which nothing is concluded.
+        #[arg(long, default_value_t = 3.0)]
+        noise: f64,
+        /// The base is a saved baseline from another session (not built
+        /// and run alongside the head).
+        #[arg(long)]
+        saved_baseline: bool,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Draws the throughput chart of a results file.
+    Chart {
+        results: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Appends a run to the history.
+    HistoryAppend {
+        results: PathBuf,
+        #[arg(long)]
+        history: PathBuf,
+        #[arg(long)]
+        commit: String,
+    },
+    /// Draws the history chart.
+    HistoryChart {
+        #[arg(long)]
+        history: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Section 1 of the report: both backends agree on every file, under
+    /// every revision and framing; exits 1 if not, or if a row did not run.
+    Agreement {
+        /// The mcp-envelope CLI to run.
+        #[arg(long)]
+        cli: PathBuf,
+        /// Where the JSON-lines logs go.
+        #[arg(long)]
+        logs: PathBuf,
+    },
+    /// The fuzz targets, one per line, from fuzz/Cargo.toml.
+    FuzzTargets,
+    /// What each step needs, found or missing, as a Markdown table; with
+    /// `--require`, exits 1 unless every named tool is there.
+    Prerequisites {
+        #[arg(long, num_args = 0..)]
+        require: Vec<String>,
+    },
+    /// One line on the machine: cpu, cores.
+    Machine,
+    /// The executable cargo built for target NAME, from its JSON messages
+    /// (`cargo build --message-format=json` written to FILE).
+    CargoExecutable { messages: PathBuf, name: String },
+}
+
+/// The repository root: this crate lives in scripts/tooling.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn now() -> String {
+    // Seconds since the epoch as a UTC date, without a date crate.
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    let (h, m, s) = (rest / 3600, rest % 3600 / 60, rest % 60);
+    // Civil from days (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}Z")
+}
+
+fn throughput_chart(results: &Results) -> String {
+    let categories = ["realistic-small", "realistic-medium", "realistic-large"];
+    let mut series: Vec<svg::Series> = Vec::new();
+    let mut floor = Vec::new();
+    for (id, timing) in &results.time {
+        let (group, contender, input) = split(id);
+        let Some(c) = categories.iter().position(|g| *g == group) else { continue };
+        if !input.is_empty() {
+            continue;
+        }
+        let (mb, _) = timing.rate();
+        // The UTF-8 floor is 10 to 20 times faster than any parser: as a bar
+        // it would squash the others, so it goes into the subtitle.
+        if contender == "utf8-floor" {
+            floor.push((c, mb.unwrap_or_default()));
+            continue;
+        }
+        let at = match series.iter().position(|(n, _)| n == contender) {
+            Some(at) => at,
+            None => {
+                series.push((contender.to_owned(), vec![None; categories.len()]));
+                series.len() - 1
+            }
+        };
+        if let Some(slot) = series.get_mut(at).and_then(|(_, v)| v.get_mut(c)) {
+            *slot = mb;
+        }
+    }
+    series.sort_by_key(|(n, _)| (contender_rank(n), n.clone()));
+    floor.sort_by_key(|(c, _)| *c);
+    let floors: Vec<String> = floor.iter().map(|(_, mb)| format::grouped(*mb)).collect();
+    let m = &results.meta;
+    let subtitle = format!(
+        "{}, {} cores, commit {}; UTF-8 validation alone: {} MB/s",
+        m.cpu,
+        m.cores.map_or("?".to_owned(), |c| c.to_string()),
+        if m.commit.is_empty() { "?" } else { &m.commit },
+        floors.join(", ")
+    );
+    svg::bars("Throughput per backend and peer (MB/s, higher is better)", &subtitle, &categories, &series, "MB/s")
+}
+
+/// The executable of target `name` among cargo's JSON messages.
+fn cargo_executable(messages: &str, name: &str) -> Option<String> {
+    messages
+        .lines()
+        .rev()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|m| m.get("reason").and_then(|r| r.as_str()) == Some("compiler-artifact"))
+        .filter(|m| m.pointer("/target/name").and_then(|n| n.as_str()) == Some(name))
+        .find_map(|m| m.get("executable").and_then(|e| e.as_str()).map(str::to_owned))
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn run(command: Command) -> Result<u8, String> {
+    match command {
+        Command::Collect { criterion, gungraun, verdicts, commit, out } => {
+            let results =
+                collect::collect(&criterion, gungraun.as_deref(), verdicts.as_deref(), collect::meta(commit, now()))?;
+            if results.time.is_empty() && results.instructions.is_empty() {
+                return Err("no benchmark results found: did the benches run?".to_owned());
+            }
+            results.save(&out)?;
+        }
+        Command::Table { results } => println!("{}", table::render(&Results::load(&results)?)),
+        Command::Compare { base, head, threshold, noise, saved_baseline, out } => {
+            let provenance =
+                if saved_baseline { compare::Provenance::SavedBaseline } else { compare::Provenance::SameSession };
+            let c = compare::compare(
+                &Results::load(&base)?,
+                &Results::load(&head)?,
+                &compare::Options { threshold, noise, provenance },
+            );
+            write(&out, &c.report)?;
+            print!("{}", c.report);
+            return Ok(u8::from(!c.regressions.is_empty()));
+        }
+        Command::Chart { results, out } => write(&out, &throughput_chart(&Results::load(&results)?))?,
+        Command::HistoryAppend { results, history, commit } => {
+            history::append(&Results::load(&results)?, &commit, &history)?
+        }
+        Command::HistoryChart { history, out } => write(&out, &history::chart(&history::load(&history)?))?,
+        Command::Agreement { cli, logs } => {
+            let (section, ok) = agreement::run(&cli, &root(), &logs);
+            print!("{section}");
+            return Ok(u8::from(!ok));
+        }
+        Command::FuzzTargets => {
+            for target in targets::from_repository(&root())? {
+                println!("{target}");
+            }
+        }
+        Command::Prerequisites { require } => {
+            let tools = prerequisites::check(&root());
+            print!("{}", prerequisites::render(&tools));
+            let missing = require.iter().any(|name| tools.iter().any(|t| t.name == name && t.found.is_none()));
+            return Ok(u8::from(missing));
+        }
+        Command::CargoExecutable { messages, name } => {
+            let text = std::fs::read_to_string(&messages).map_err(|e| format!("{}: {e}", messages.display()))?;
+            let exe =
+                cargo_executable(&text, &name).ok_or_else(|| format!("cargo built no executable named {name}"))?;
+            println!("{exe}");
+        }
+        Command::Machine => {
+            let meta = collect::meta(String::new(), now());
+            println!("{}, {} cores", meta.cpu, meta.cores.map_or("?".to_owned(), |c| c.to_string()));
+        }
+    }
+    Ok(0)
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse().command) {
+        Ok(status) => ExitCode::from(status),
+        Err(e) => {
+            eprintln!("workbench-tool: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use results::Timing;
+
+    #[test]
+    fn the_executable_is_found_among_cargo_s_messages() {
+        let messages = concat!(
+            "{\"reason\":\"compiler-artifact\",\"target\":{\"name\":\"throughput\"},\"executable\":null}\n",
+            "Compiling x\n",
+            "{\"reason\":\"compiler-artifact\",\"target\":{\"name\":\"throughput\"},\"executable\":\"/t/throughput-1\"}\n",
+            "{\"reason\":\"compiler-artifact\",\"target\":{\"name\":\"instructions\"},\"executable\":\"/t/instructions-2\"}\n",
+        );
+        assert_eq!(cargo_executable(messages, "throughput").as_deref(), Some("/t/throughput-1"));
+        assert_eq!(cargo_executable(messages, "nothing"), None);
+    }
+
+    #[test]
+    fn the_date_is_utc_in_iso_form() {
+        let d = now();
+        assert_eq!((d.len(), &d[4..5], &d[10..11], &d[19..]), (20, "-", "T", "Z"), "{d}");
+        assert!(d.as_str() > "2026-01-01", "{d}");
+    }
+
+    #[test]
+    fn the_throughput_chart_puts_the_floor_in_its_subtitle_not_among_the_bars() {
+        let mut r = Results::default();
+        let t = |ns| Timing { ns, rounds: vec![ns], lo: ns, hi: ns, bytes: Some(1e6), elements: None };
+        r.time.insert("realistic-small/mcp-envelope-serde".into(), t(1e6));
+        r.time.insert("realistic-small/utf8-floor".into(), t(1e5));
+        r.time.insert("adversarial/mcp-envelope-serde/bom".into(), t(1.0));
+        let svg = throughput_chart(&r);
+        assert!(svg.contains("UTF-8 validation alone: 10,000 MB/s"), "{svg}");
+        assert!(svg.contains("1,000 MB/s") && !svg.contains(">utf8-floor<"));
+    }
+}

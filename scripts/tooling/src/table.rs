@@ -1,0 +1,109 @@
+//! The benchmark table of one run, in Markdown.
+
+use std::collections::BTreeMap;
+
+use crate::format::{grouped, human_time, rate};
+use crate::results::{CEILINGS, OURS, Results, Timing, contender_rank, group_rank, split};
+
+/// "reads differently": how many of a peer's verdicts differ from ours.
+fn difference(results: &Results, group: &str, input: &str, contender: &str) -> String {
+    if OURS.contains(&contender) || CEILINGS.contains(&contender) {
+        return String::new();
+    }
+    let found = if group == "adversarial" {
+        results.verdicts.get("adversarial").and_then(|v| v.get(&format!("{contender}/{input}")))
+    } else {
+        results.verdicts.get(group).and_then(|v| v.get(contender))
+    };
+    match found {
+        Some((0, _)) => "0".to_owned(),
+        Some((n, of)) => format!("{n} of {of}"),
+        None => String::new(),
+    }
+}
+
+pub fn render(results: &Results) -> String {
+    let m = &results.meta;
+    let commit = if m.commit.is_empty() { "working tree" } else { m.commit.as_str() };
+    let cores = m.cores.map_or("?".to_owned(), |c| c.to_string());
+    let mut lines = vec![
+        format!("Machine: {}, {cores} cores; {}; commit {commit}.", m.cpu, m.date),
+        "Medians of one run; ratios are to mcp-envelope-serde in the same group and run.".to_owned(),
+        String::new(),
+        "| group | contender | median | throughput | vs ours (serde) | reads differently |".to_owned(),
+        "|---|---|---|---|---|---|".to_owned(),
+    ];
+    let mut groups: BTreeMap<(usize, u64, String, String), BTreeMap<&str, &Timing>> = BTreeMap::new();
+    for (id, timing) in &results.time {
+        let (group, contender, input) = split(id);
+        let (rank, number, input_key) = group_rank(group, input);
+        groups.entry((rank, number, input_key, group.to_owned())).or_default().insert(contender, timing);
+    }
+    for ((_, _, input, group), row) in &groups {
+        let key = format!("{group} {input}").trim().to_owned();
+        let base = row.get("mcp-envelope-serde");
+        let mut contenders: Vec<_> = row.iter().collect();
+        contenders.sort_by_key(|(name, _)| (contender_rank(name), name.to_owned()));
+        for (contender, timing) in contenders {
+            let ratio = base.map_or("-".to_owned(), |b| format!("{:.2}x time", timing.ns / b.ns));
+            let throughput = if group == "adversarial" && results.refused_before_parsing(input) {
+                "refused on its size, unread".to_owned()
+            } else {
+                let (mb, msgs) = timing.rate();
+                rate(mb, msgs)
+            };
+            lines.push(format!(
+                "| {key} | {contender} | {} | {throughput} | {ratio} | {} |",
+                human_time(timing.ns),
+                difference(results, group, input, contender)
+            ));
+        }
+    }
+    if !results.instructions.is_empty() {
+        lines.extend([String::new(), "| instructions (callgrind) | count |".to_owned(), "|---|---|".to_owned()]);
+        for (name, count) in &results.instructions {
+            lines.push(format!("| {name} | {} |", grouped(*count as f64)));
+        }
+    }
+    lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn timing(ns: f64, bytes: f64) -> Timing {
+        Timing { ns, rounds: vec![ns], lo: ns, hi: ns, bytes: Some(bytes), elements: Some(1.0) }
+    }
+
+    #[test]
+    fn rows_show_throughput_ratios_to_ours_and_peer_differences() {
+        let mut r = Results::default();
+        r.time.insert("realistic-small/mcp-envelope-serde".into(), timing(1000.0, 1e3));
+        r.time.insert("realistic-small/sonic-rs-value".into(), timing(500.0, 1e3));
+        r.verdicts.entry("realistic-small".into()).or_default().insert("sonic-rs-value".into(), (3, 40));
+        let table = render(&r);
+        assert!(
+            table.contains(
+                "| realistic-small | mcp-envelope-serde | 1 µs | 1,000 MB/s, 1,000,000 msg/s | 1.00x time |  |"
+            ),
+            "{table}"
+        );
+        assert!(
+            table.contains(
+                "| realistic-small | sonic-rs-value | 500 ns | 2,000 MB/s, 2,000,000 msg/s | 0.50x time | 3 of 40 |"
+            ),
+            "{table}"
+        );
+    }
+
+    #[test]
+    fn a_case_refused_on_its_size_shows_no_rate() {
+        let mut r = Results::default();
+        r.time.insert("adversarial/mcp-envelope-serde/over-size-limit".into(), timing(16.0, 67_108_865.0));
+        r.verdicts.entry("refused-before-parsing".into()).or_default().insert("over-size-limit".into(), (1, 1));
+        let table = render(&r);
+        assert!(table.contains("| refused on its size, unread |"), "{table}");
+        assert!(!table.contains("MB/s"), "{table}");
+    }
+}
