@@ -59,7 +59,10 @@ pub fn render(results: &Results) -> String {
             ));
         }
     }
-    if !results.instructions.is_empty() {
+    if results.instructions.is_empty() {
+        // Said, not left out: an absent table would read as nothing to report.
+        lines.extend([String::new(), "Instruction counts: not run (valgrind or gungraun-runner missing, or not asked for).".to_owned()]);
+    } else {
         lines.extend([String::new(), "| instructions (callgrind) | count |".to_owned(), "|---|---|".to_owned()]);
         for (name, count) in &results.instructions {
             lines.push(format!("| {name} | {} |", grouped(*count as f64)));
@@ -105,5 +108,14 @@ mod tests {
         let table = render(&r);
         assert!(table.contains("| refused on its size, unread |"), "{table}");
         assert!(!table.contains("MB/s"), "{table}");
+    }
+
+    #[test]
+    fn instruction_counts_that_did_not_run_are_said_not_to_have_run() {
+        let mut r = Results::default();
+        assert!(render(&r).contains("Instruction counts: not run"));
+        r.instructions.insert("instructions/a/b".into(), 1234);
+        let table = render(&r);
+        assert!(table.contains("| instructions/a/b | 1,234 |") && !table.contains("not run"), "{table}");
     }
 }
