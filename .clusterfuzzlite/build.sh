@@ -29,9 +29,10 @@ fi
 target_dir=$("${cargo_cmd[@]}" metadata --manifest-path fuzz/Cargo.toml --format-version 1 --no-deps |
   grep -o '"target_directory":"[^"]*"' | cut -d'"' -f4)
 bin_dir=$target_dir/$(rustc -vV | sed -n 's/^host: //p')/release
-# shellcheck source=scripts/lib/fuzz-targets.sh
-source scripts/lib/fuzz-targets.sh
-targets=$(fuzz_targets)
+# The targets as cargo-fuzz reads them from fuzz/Cargo.toml (the same list
+# scripts/lib/fuzz-targets.sh gives; here without building the workspace's
+# tooling under the sanitizer flags OSS-Fuzz sets).
+targets=$("${cargo_cmd[@]}" fuzz list)
 seeds=$(mktemp -d)
 trap 'rm -rf "$seeds"' EXIT
 for target in $targets; do
