@@ -46,7 +46,9 @@ pub fn render(results: &Results) -> String {
         contenders.sort_by_key(|(name, _)| (contender_rank(name), name.to_owned()));
         for (contender, timing) in contenders {
             let ratio = base.map_or("-".to_owned(), |b| format!("{:.2}x time", timing.ns / b.ns));
-            let throughput = if group == "adversarial" && results.refused_before_parsing(input) {
+            // Only our parsers refuse on size; the peers have no limit and read it all.
+            let refused = group == "adversarial" && OURS.contains(contender) && results.refused_before_parsing(input);
+            let throughput = if refused {
                 "refused on its size, unread".to_owned()
             } else {
                 let (mb, msgs) = timing.rate();
@@ -104,10 +106,11 @@ mod tests {
     fn a_case_refused_on_its_size_shows_no_rate() {
         let mut r = Results::default();
         r.time.insert("adversarial/mcp-envelope-serde/over-size-limit".into(), timing(16.0, 67_108_865.0));
+        r.time.insert("adversarial/sonic-rs-value/over-size-limit".into(), timing(67_108_865.0, 67_108_865.0));
         r.verdicts.entry("refused-before-parsing".into()).or_default().insert("over-size-limit".into(), (1, 1));
         let table = render(&r);
-        assert!(table.contains("| refused on its size, unread |"), "{table}");
-        assert!(!table.contains("MB/s"), "{table}");
+        assert!(table.contains("| mcp-envelope-serde | 16 ns | refused on its size, unread |"), "{table}");
+        assert!(table.contains("| sonic-rs-value | 67.1 ms | 1,000 MB/s, 15 msg/s |"), "a peer reads it all: {table}");
     }
 
     #[test]
