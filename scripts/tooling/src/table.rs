@@ -63,7 +63,10 @@ pub fn render(results: &Results) -> String {
     }
     if results.instructions.is_empty() {
         // Said, not left out: an absent table would read as nothing to report.
-        lines.extend([String::new(), "Instruction counts: not run (valgrind or gungraun-runner missing, or not asked for).".to_owned()]);
+        lines.extend([
+            String::new(),
+            "Instruction counts: not run (valgrind or gungraun-runner missing, or not asked for).".to_owned(),
+        ]);
     } else {
         lines.extend([String::new(), "| instructions (callgrind) | count |".to_owned(), "|---|---|".to_owned()]);
         for (name, count) in &results.instructions {
