@@ -15,7 +15,7 @@ use std::thread;
 
 use mcp_envelope::ids::InFlight;
 use mcp_envelope::stream::{Frame, LineReader};
-use mcp_envelope::{Fault, Id, Kind, Limits, Reason, Revision};
+use mcp_envelope::{Id, Kind, Limits, Revision};
 
 use crate::render::{self, Verdict};
 use crate::summary::{IdValue, Invalid, Summary};
@@ -74,8 +74,6 @@ impl Ids {
 struct Shared {
     ids: Mutex<Ids>,
     log: Mutex<Box<dyn Write + Send>>,
-    backend: BackendChoice,
-    revision: Revision,
     limits: Limits,
 }
 
@@ -93,9 +91,10 @@ impl Checker {
         let (line, verdicts) = match frame {
             Frame::Message { line, bytes, .. } => (line, self.parsers.verdicts(bytes)),
             Frame::Oversized { line, .. } => {
-                let fault = Fault::new(Reason::TooLarge, self.shared.limits.max_size);
-                let invalid = Summary::Invalid(Invalid::from_error(&mcp_envelope::Error::from_fault(fault)));
-                (line, vec![("all", invalid)])
+                // The error the library gives a line over the limit.
+                let invalid =
+                    frame.error(self.shared.limits.max_size).map(|e| Summary::Invalid(Invalid::from_error(&e)));
+                (line, invalid.map(|i| vec![("all", i)]).unwrap_or_default())
             }
         };
         let Some((_, first)) = verdicts.first() else { return };
@@ -218,13 +217,11 @@ pub fn run(args: &TapArgs) -> ExitCode {
             server_requests: InFlight::new(args.revision),
         }),
         log: Mutex::new(log),
-        backend: args.backend,
-        revision: args.revision,
         limits: args.limits,
     });
     let checker = |from| Checker {
         from,
-        parsers: Parsers::new(shared.backend, shared.revision, shared.limits),
+        parsers: Parsers::new(args.backend, args.revision, args.limits),
         shared: Arc::clone(&shared),
         log_failed: false,
     };

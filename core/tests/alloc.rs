@@ -166,27 +166,22 @@ fn a_batch_past_the_limit_is_refused_without_holding_its_items() {
     let item = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
     let limits = Limits::new().with_max_batch_len(100);
     let input = format!("[{}]", vec![item; 1000].join(","));
-    for backend in ["serde", "reference"] {
-        reset_peak();
-        let peak = {
-            let outcome = match backend {
-                "serde" => Parser::<SerdeJson>::with_backend(Revision::JsonRpc)
-                    .with_limits(limits)
-                    .parse(input.as_bytes())
-                    .map(|_| ())
-                    .map_err(|e| e.reason().name()),
-                _ => Parser::<Reference>::with_backend(Revision::JsonRpc)
-                    .with_limits(limits)
-                    .parse(input.as_bytes())
-                    .map(|_| ())
-                    .map_err(|e| e.reason().name()),
-            };
-            assert_eq!(outcome, Err("batch-too-long"), "{backend}");
-            reset_peak()
-        };
-        let bound = isize::try_from(BATCH_HEAP_PER_ITEM * limits.max_batch_len).unwrap();
+    let bound = isize::try_from(BATCH_HEAP_PER_ITEM * limits.max_batch_len).unwrap();
+    for (backend, (reason, peak)) in [
+        ("serde", peak_heap_of_refusal::<SerdeJson>(limits, input.as_bytes())),
+        ("reference", peak_heap_of_refusal::<Reference>(limits, input.as_bytes())),
+    ] {
+        assert_eq!(reason, Some("batch-too-long"), "{backend}");
         assert!(peak <= bound, "{backend}: peak heap {peak} > {bound} for a batch of 1000 items, limit 100");
     }
+}
+
+/// The reason a cold parse of `input` gives, and its peak heap.
+fn peak_heap_of_refusal<B: Backend>(limits: Limits, input: &[u8]) -> (Option<&'static str>, isize) {
+    reset_peak();
+    let reason =
+        Parser::<B>::with_backend(Revision::JsonRpc).with_limits(limits).parse(input).err().map(|e| e.reason().name());
+    (reason, reset_peak())
 }
 
 /// What one batch item may cost beyond the input's own bytes: its message

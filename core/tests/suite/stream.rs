@@ -90,23 +90,29 @@ fn pulled(max: usize, capacity: usize, input: &[u8]) -> Vec<Owned> {
         .collect()
 }
 
+/// 200 pseudo-random streams: lines around a limit of 16 bytes, with `\r`,
+/// blanks, and sometimes no final newline.
+fn random_streams(mut seed: u32) -> Vec<Vec<u8>> {
+    (0..200)
+        .map(|_| {
+            let mut input = Vec::new();
+            for _ in 0..(seed % 7) {
+                seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                let len = (seed >> 8) as usize % 24;
+                input.extend((0..len).map(|i| b"{} \t\"a1\r"[(i + seed as usize) % 8]));
+                if !seed.is_multiple_of(5) {
+                    input.push(b'\n');
+                }
+            }
+            input
+        })
+        .collect()
+}
+
 #[test]
 fn pulled_frames_are_the_pushed_frames_whatever_the_reader_s_buffer() {
     let mut inputs: Vec<Vec<u8>> = vec![STREAM.to_vec(), b"".to_vec(), b"\n\n".to_vec(), b"{\"x\":1}".to_vec()];
-    // Pseudo-random lines around the limit, with `\r`, blanks and no final newline.
-    let mut seed = 0x9e37_79b9_u32;
-    for _ in 0..200 {
-        let mut input = Vec::new();
-        for _ in 0..(seed % 7) {
-            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            let len = (seed >> 8) as usize % 24;
-            input.extend((0..len).map(|i| b"{} \t\"a1\r"[(i + seed as usize) % 8]));
-            if !seed.is_multiple_of(5) {
-                input.push(b'\n');
-            }
-        }
-        inputs.push(input);
-    }
+    inputs.extend(random_streams(0x9e37_79b9));
     for input in &inputs {
         let pushed = frames(16, &[input]);
         for capacity in [1, 2, 3, 7, 16, 17, 64, 8192] {
@@ -229,19 +235,7 @@ fn decoded(max: usize, chunk: usize, input: &[u8]) -> Vec<Owned> {
 #[test]
 fn the_tokio_codec_decodes_the_pushed_frames_with_bounded_memory() {
     let mut inputs = vec![STREAM.to_vec(), b"".to_vec(), b"\n".to_vec(), vec![b'x'; 100]];
-    let mut seed = 0x2545_f491_u32;
-    for _ in 0..200 {
-        let mut input = Vec::new();
-        for _ in 0..(seed % 7) {
-            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            let len = (seed >> 8) as usize % 24;
-            input.extend((0..len).map(|i| b"{} \t\"a1\r"[(i + seed as usize) % 8]));
-            if !seed.is_multiple_of(5) {
-                input.push(b'\n');
-            }
-        }
-        inputs.push(input);
-    }
+    inputs.extend(random_streams(0x2545_f491));
     for input in &inputs {
         let pushed = frames(16, &[input]);
         for chunk in [1, 2, 5, 17, 4096] {

@@ -15,6 +15,25 @@ fn color(i: usize) -> &'static str {
     PALETTE.get(i % PALETTE.len()).copied().unwrap_or("#000000")
 }
 
+/// The start of a chart: the `<svg>` element, a white ground, the title
+/// in bold (3 points above the text size, its baseline 2 text sizes down).
+fn open(width: f64, height: f64, font_size: u32, title: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="{font_size}">"#
+    );
+    let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let _ = writeln!(
+        out,
+        r#"<text x="10" y="{}" font-size="{}" font-weight="bold">{}</text>"#,
+        2 * font_size - 2,
+        font_size + 3,
+        escape(title)
+    );
+    out
+}
+
 /// A series: its name and a value per category.
 pub type Series = (String, Vec<Option<f64>>);
 
@@ -25,13 +44,7 @@ pub fn bars(title: &str, subtitle: &str, categories: &[&str], series: &[Series],
     let legend_rows = series.len().div_ceil(3) as f64;
     let height = 88.0 + categories.len() as f64 * (series.len() as f64 * bar + gap) + 20.0 * legend_rows;
     let top = series.iter().flat_map(|(_, v)| v.iter().flatten()).copied().fold(0.0, f64::max).max(f64::MIN_POSITIVE);
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(out, r#"<text x="10" y="22" font-size="15" font-weight="bold">{}</text>"#, escape(title));
+    let mut out = open(width, height, 12, title);
     let _ = writeln!(out, r##"<text x="10" y="40" fill="#555555">{}</text>"##, escape(subtitle));
     let mut y = 62.0;
     for (i, (name, _)) in series.iter().enumerate() {
@@ -76,13 +89,7 @@ pub fn lines(title: &str, commits: &[String], series: &[Series]) -> String {
     let (plot_w, plot_h) = (width - left - right, height - top - bottom);
     let y_of = |v: f64| top + plot_h * (1.0 - v / peak);
     let x_of = |i: usize| left + plot_w * (i as f64 / (commits.len().max(2) - 1) as f64);
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="11">"#
-    );
-    let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(out, r#"<text x="10" y="20" font-size="14" font-weight="bold">{}</text>"#, escape(title));
+    let mut out = open(width, height, 11, title);
     for i in 0..5 {
         let v = peak * f64::from(i) / 4.0;
         let y = y_of(v);
