@@ -26,6 +26,15 @@ fn all<B: Backend>() -> Vec<Parser<B>> {
         .collect()
 }
 
+/// The configuration, as a failure names it.
+struct Configuration(Revision, Limits);
+
+impl core::fmt::Display for Configuration {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}, {:?}", self.0, self.1)
+    }
+}
+
 std::thread_local! {
     static WARM: RefCell<Option<Warm>> = const { RefCell::new(None) };
 }
@@ -48,7 +57,7 @@ pub fn differential_under(input: &[u8], index: usize) {
         // select it, so state one input leaves behind meets the next.
         let (Some(serde), Some(simd)) = (warm.serde.get_mut(index), warm.simd.get_mut(index)) else { return };
         let (revision, limits): (Revision, Limits) = (serde.revision(), serde.limits());
-        let context = alloc::format!("{revision}, {limits:?}");
+        let context = Configuration(revision, limits);
         let a = serde.parse(input);
         let b = simd.parse(input);
         let reference = Parser::<Reference>::with_backend(revision).with_limits(limits).parse(input);

@@ -93,7 +93,13 @@ pub(crate) fn shown(input: &[u8]) -> String {
 }
 
 /// Panics unless `a` and `b` are the same outcome, payload spans included.
-pub(crate) fn assert_same(input: &[u8], context: &str, a: (&str, &Outcome<'_>), b: (&str, &Outcome<'_>)) {
+/// `context` is only formatted on failure: it costs nothing on a pass.
+pub(crate) fn assert_same(
+    input: &[u8],
+    context: &dyn core::fmt::Display,
+    a: (&str, &Outcome<'_>),
+    b: (&str, &Outcome<'_>),
+) {
     assert!(
         a.1 == b.1 && spans(input, a.1) == spans(input, b.1),
         "{} and {} disagree ({context}) on {}:\n  {}: {:?}\n  {}: {:?}",
