@@ -156,6 +156,18 @@ struct Writer {
 
 const DEEPEST_VALUE: usize = 40;
 
+/// Bytes of fuzzer input a sketch is decoded from. 4 KiB describe batches of
+/// dozens of messages and nesting far past the depth limit; libFuzzer grows
+/// inputs to 16 KiB, and decoding and writing all of them cost time without
+/// reaching anything new.
+const MAX_SKETCH_BYTES: usize = 4096;
+
+/// Byte mutations applied to a written message. `mutations` is the sketch's
+/// last field, so it takes every byte left over: hundreds of edits, each
+/// shifting the whole message, where a few already make any fault (the
+/// `parse_*` targets mutate bytes without limit).
+const MAX_MUTATIONS: usize = 16;
+
 impl Writer {
     fn json_fault(&mut self) {
         self.clean = false;
@@ -175,11 +187,23 @@ impl Writer {
     /// Writes a string; returns what it decodes to.
     fn text(&mut self, text: &Text) -> String {
         let mut decoded = String::new();
+        self.write_text(text, Some(&mut decoded));
+        decoded
+    }
+
+    /// Writes a string, and what it decodes to into `decoded` when given
+    /// (strings inside payloads need no decoded copy).
+    fn write_text(&mut self, text: &Text, mut decoded: Option<&mut String>) {
+        let mut decode = |c: char| {
+            if let Some(d) = decoded.as_mut() {
+                d.push(c);
+            }
+        };
         self.out.push('"');
         for piece in &text.0 {
             match *piece {
                 Piece::Char(c) => {
-                    decoded.push(c);
+                    decode(c);
                     match c {
                         '"' => self.out.push_str("\\\""),
                         '\\' => self.out.push_str("\\\\"),
@@ -190,7 +214,7 @@ impl Writer {
                     }
                 }
                 Piece::Escaped(c) => {
-                    decoded.push(c);
+                    decode(c);
                     let mut units = [0u16; 2];
                     for unit in c.encode_utf16(&mut units) {
                         let _ = write!(self.out, "\\u{unit:04X}");
@@ -209,7 +233,7 @@ impl Writer {
                     ];
                     let (written, c) = SHORT.get(usize::from(n % 8)).copied().unwrap_or(("\\n", '\n'));
                     self.out.push_str(written);
-                    decoded.push(c);
+                    decode(c);
                 }
                 Piece::Lone(n) => {
                     self.json_fault();
@@ -222,7 +246,6 @@ impl Writer {
             }
         }
         self.out.push('"');
-        decoded
     }
 
     fn number(&mut self, n: &Number) {
@@ -237,8 +260,14 @@ impl Writer {
     }
 
     /// Writes `value` at nesting `level` (its own level); returns the text.
-    fn value(&mut self, value: &Value, level: usize) -> String {
+    fn value_text(&mut self, value: &Value, level: usize) -> String {
         let start = self.out.len();
+        self.value(value, level);
+        self.out.get(start..).unwrap_or_default().to_string()
+    }
+
+    /// Writes `value` at nesting `level` (its own level).
+    fn value(&mut self, value: &Value, level: usize) {
         if level > Limits::DEFAULT_MAX_DEPTH {
             self.json_fault();
         }
@@ -251,9 +280,7 @@ impl Writer {
                 self.raw(&"0".repeat(usize::from(*digits)));
                 let _ = write!(self.out, "e{exp}");
             }
-            Value::Str(t) => {
-                self.text(t);
-            }
+            Value::Str(t) => self.write_text(t, None),
             Value::Array(items) if level < DEEPEST_VALUE => {
                 self.raw("[");
                 for (i, item) in items.iter().enumerate() {
@@ -271,7 +298,7 @@ impl Writer {
                     if i > 0 {
                         self.raw(",");
                     }
-                    self.text(name);
+                    self.write_text(name, None);
                     self.raw(":");
                     self.gap();
                     self.value(item, level + 1);
@@ -288,7 +315,6 @@ impl Writer {
                 self.raw(&"]".repeat(n));
             }
         }
-        self.out.get(start..).unwrap_or_default().to_string()
     }
 
     /// Writes one envelope at `level`; returns its expected message if clean.
@@ -340,7 +366,9 @@ impl Writer {
                 self.value(value, level + 1);
                 continue;
             };
-            let _ = write!(self.out, "\"{name}\":");
+            self.out.push('"');
+            self.out.push_str(name);
+            self.out.push_str("\":");
             self.gap();
             match member {
                 Member::Version => self.raw("\"2.0\""),
@@ -365,7 +393,7 @@ impl Writer {
                     if !allowed || result_type {
                         self.clean = false;
                     }
-                    expected.payload = Some(self.value(v, level + 1));
+                    expected.payload = Some(self.value_text(v, level + 1));
                 }
                 Member::Error(code, message, data) => {
                     self.raw("{\"code\":");
@@ -377,7 +405,7 @@ impl Writer {
                     self.text(message);
                     if let Some(d) = data {
                         self.raw(",\"data\":");
-                        expected.payload = Some(self.value(d, level + 2));
+                        expected.payload = Some(self.value_text(d, level + 2));
                     }
                     self.raw("}");
                 }
@@ -480,7 +508,8 @@ impl Sketch {
     /// The bytes, and the expected messages when the sketch is clean and
     /// unmutated (`None` for a batch item that is not clean).
     fn write(&self) -> (Vec<u8>, Option<Vec<Option<Expected>>>) {
-        let mut w = Writer { out: String::new(), bytes: Vec::new(), clean: true, json_ok: true, spaces: self.spaces };
+        let out = String::with_capacity(512);
+        let mut w = Writer { out, bytes: Vec::new(), clean: true, json_ok: true, spaces: self.spaces };
         let expected = match &self.body {
             Body::One(e) => {
                 let one = w.envelope(e, 1, self.revision);
@@ -502,7 +531,7 @@ impl Sketch {
             }
         };
         w.bytes = w.out.into_bytes();
-        for m in &self.mutations {
+        for m in self.mutations.iter().take(MAX_MUTATIONS) {
             let len = w.bytes.len();
             match *m {
                 Mutation::Truncate(n) => w.bytes.truncate(usize::from(n) % (len + 1)),
@@ -548,8 +577,9 @@ pub fn structured(sketch: &Sketch) {
 }
 
 /// [`structured`] on a sketch decoded from raw fuzzer bytes, as libFuzzer
-/// and the regression files supply them.
+/// and the regression files supply them: at most their first 4 KiB.
 pub fn structured_bytes(input: &[u8]) {
+    let input = input.get(..MAX_SKETCH_BYTES).unwrap_or(input);
     if let Ok(sketch) = Sketch::arbitrary_take_rest(Unstructured::new(input)) {
         structured(&sketch);
     }
