@@ -63,7 +63,8 @@ step() { printf '\n== %s\n' "$*" >&2; }
 step "1/4 backend agreement"
 cargo build --quiet --release -p mcp-envelope-cli
 # Where cargo put it, whatever CARGO_TARGET_DIR or build.target-dir say.
-target_dir=$(cargo metadata --format-version 1 --no-deps | grep -o '"target_directory":"[^"]*"' | cut -d'"' -f4)
+cargo metadata --format-version 1 --no-deps > "$out/metadata.json"
+target_dir=$(tool target-dir "$out/metadata.json")
 cli=$target_dir/release/mcp-envelope
 if [ ! -x "$cli" ]; then
   echo "workbench: the CLI is not at $cli after building it" >&2

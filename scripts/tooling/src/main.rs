@@ -116,6 +116,12 @@ enum Command {
     /// The executable cargo built for target NAME, from its JSON messages
     /// (`cargo build --message-format=json` written to FILE).
     CargoExecutable { messages: PathBuf, name: String },
+    /// Where cargo builds, from `cargo metadata --format-version 1` written
+    /// to FILE (whatever CARGO_TARGET_DIR or build.target-dir say).
+    TargetDir { metadata: PathBuf },
+    /// Where `cargo package` unpacks package NAME, from `cargo metadata`
+    /// written to FILE: TARGET_DIR/package/NAME-VERSION.
+    PackedCrate { metadata: PathBuf, name: String },
 }
 
 /// The repository root: this crate lives in scripts/tooling.
@@ -183,6 +189,28 @@ fn throughput_chart(results: &Results) -> String {
     svg::bars("Throughput per backend and peer (MB/s, higher is better)", &subtitle, &categories, &series, "MB/s")
 }
 
+/// The target directory named in `cargo metadata`'s output.
+fn target_dir(metadata: &serde_json::Value) -> Option<String> {
+    metadata.get("target_directory")?.as_str().map(str::to_owned)
+}
+
+/// The folder `cargo package` unpacks workspace package `name` into.
+fn packed_crate(metadata: &serde_json::Value, name: &str) -> Option<String> {
+    let version = metadata
+        .get("packages")?
+        .as_array()?
+        .iter()
+        .find(|p| p.get("name").and_then(|n| n.as_str()) == Some(name))?
+        .get("version")?
+        .as_str()?;
+    Some(format!("{}/package/{name}-{version}", target_dir(metadata)?))
+}
+
+fn read_metadata(path: &Path) -> Result<serde_json::Value, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: not cargo metadata: {e}", path.display()))
+}
+
 /// The executable of target `name` among cargo's JSON messages.
 fn cargo_executable(messages: &str, name: &str) -> Option<String> {
     messages
@@ -248,6 +276,16 @@ fn run(command: Command) -> Result<u8, String> {
                 cargo_executable(&text, &name).ok_or_else(|| format!("cargo built no executable named {name}"))?;
             println!("{exe}");
         }
+        Command::TargetDir { metadata } => {
+            let dir = target_dir(&read_metadata(&metadata)?)
+                .ok_or_else(|| format!("{}: no target_directory", metadata.display()))?;
+            println!("{dir}");
+        }
+        Command::PackedCrate { metadata, name } => {
+            let dir = packed_crate(&read_metadata(&metadata)?, &name)
+                .ok_or_else(|| format!("{}: no package named {name}", metadata.display()))?;
+            println!("{dir}");
+        }
         Command::Machine => {
             let meta = collect::meta(String::new(), now());
             println!("{}, {} cores", meta.cpu, meta.cores.map_or("?".to_owned(), |c| c.to_string()));
@@ -281,6 +319,22 @@ mod tests {
         );
         assert_eq!(cargo_executable(messages, "throughput").as_deref(), Some("/t/throughput-1"));
         assert_eq!(cargo_executable(messages, "nothing"), None);
+    }
+
+    #[test]
+    fn cargo_metadata_names_the_target_dir_and_the_packed_crate() {
+        let metadata: serde_json::Value = serde_json::from_str(
+            r#"{"packages":[{"name":"mcp-envelope-cli","version":"0.2.0"},{"name":"mcp-envelope","version":"0.1.0"}],
+                "target_directory":"/elsewhere/target"}"#,
+        )
+        .unwrap_or_default();
+        assert_eq!(target_dir(&metadata).as_deref(), Some("/elsewhere/target"));
+        assert_eq!(
+            packed_crate(&metadata, "mcp-envelope").as_deref(),
+            Some("/elsewhere/target/package/mcp-envelope-0.1.0")
+        );
+        assert_eq!(packed_crate(&metadata, "absent"), None);
+        assert_eq!(target_dir(&serde_json::Value::Null), None);
     }
 
     #[test]
