@@ -148,7 +148,6 @@ pub(crate) fn hold(partial: &mut Vec<u8>, skipping: &mut Option<u64>, max_size: 
 
 /// The held line ends with `tail`: its raw length (without the `\n`) and
 /// what it is; a message is left whole in `partial`.
-#[cfg(feature = "std")]
 pub(crate) fn end_held(
     partial: &mut Vec<u8>,
     skipping: &mut Option<u64>,
@@ -166,6 +165,16 @@ pub(crate) fn end_held(
     }
     partial.extend_from_slice(tail);
     (total as u64, judge(partial, max_size))
+}
+
+/// Hands `emit` the frame of a line whose raw length is `len`: a message
+/// (`raw` cut to the judged length), an oversized line, or nothing if blank.
+fn emit_judged(line: u64, offset: u64, raw: &[u8], len: u64, judged: Judged, emit: &mut impl FnMut(Frame<'_>)) {
+    match judged {
+        Judged::Oversized => emit(Frame::Oversized { line, offset, len }),
+        Judged::Message(n) => emit(Frame::Message { line, offset, bytes: raw.get(..n).unwrap_or_default() }),
+        Judged::Blank => {}
+    }
 }
 
 /// Splits a byte stream into lines, holding at most one line.
@@ -221,42 +230,17 @@ impl LineReader {
     /// The line ends with `tail` (the bytes of this chunk before `\n`).
     fn complete(&mut self, tail: &[u8], emit: &mut impl FnMut(Frame<'_>)) {
         let (line, offset) = (self.line, self.offset);
-        let len = match self.skipping.take() {
-            Some(len) => {
-                let len = len + tail.len() as u64;
-                emit(Frame::Oversized { line, offset, len });
-                len
-            }
-            None if self.partial.is_empty() => {
-                // The whole line is in this chunk: no copy.
-                self.emit_line(line, offset, tail, emit);
-                tail.len() as u64
-            }
-            None => {
-                let len = (self.partial.len() + tail.len()) as u64;
-                if len > self.max_size.saturating_add(1) as u64 {
-                    emit(Frame::Oversized { line, offset, len });
-                } else {
-                    let mut whole = core::mem::take(&mut self.partial);
-                    whole.extend_from_slice(tail);
-                    self.emit_line(line, offset, &whole, emit);
-                    whole.clear();
-                    self.partial = whole;
-                }
-                self.partial.clear();
-                len
-            }
+        let len = if self.skipping.is_none() && self.partial.is_empty() {
+            // The whole line is in this chunk: no copy.
+            emit_judged(line, offset, tail, tail.len() as u64, judge(tail, self.max_size), emit);
+            tail.len() as u64
+        } else {
+            let (len, judged) = end_held(&mut self.partial, &mut self.skipping, self.max_size, tail);
+            emit_judged(line, offset, &self.partial, len, judged, emit);
+            self.partial.clear();
+            len
         };
         self.line += 1;
         self.offset += len + 1;
-    }
-
-    /// Emits a complete line, unless it is blank.
-    fn emit_line(&self, line: u64, offset: u64, raw: &[u8], emit: &mut impl FnMut(Frame<'_>)) {
-        match judge(raw, self.max_size) {
-            Judged::Oversized => emit(Frame::Oversized { line, offset, len: raw.len() as u64 }),
-            Judged::Message(len) => emit(Frame::Message { line, offset, bytes: raw.get(..len).unwrap_or_default() }),
-            Judged::Blank => {}
-        }
     }
 }
