@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 use clap::{Parser as _, Subcommand, ValueEnum};
 use mcp_envelope::backend::{Backend, Reference, SerdeJson, SimdJson};
-use mcp_envelope::{Fault, Limits, Parser, Reason, Revision};
+use mcp_envelope::{Limits, Parser, Revision};
 
 use input::{Framing, Piece};
 use render::{Format, Place, Verdict};
@@ -191,8 +191,8 @@ fn check(args: &CheckArgs) -> Tally {
             let (bytes, verdicts) = match piece {
                 Piece::Message(bytes) => (Some(bytes), parsers.verdicts(bytes)),
                 Piece::Oversized => {
-                    let fault = Fault { reason: Reason::TooLarge, offset: limits.max_size };
-                    let invalid = Summary::Invalid(Invalid::from_error(&mcp_envelope::Error::from_fault(fault)));
+                    let invalid =
+                        Summary::Invalid(Invalid::from_error(&mcp_envelope::Error::too_large(limits.max_size)));
                     (None, vec![("all", invalid)])
                 }
             };

@@ -238,6 +238,15 @@ impl<'a> Error<'a> {
         Error { fault, id: None, response: false }
     }
 
+    /// The error for a message refused for its size, unread: what the
+    /// parser gives for input over `max_size` bytes, and what
+    /// [`Frame::error`](crate::stream::Frame::error) gives for an oversized
+    /// line (the offset is the limit, the first byte past what may be read).
+    #[must_use]
+    pub fn too_large(max_size: usize) -> Error<'static> {
+        Error::from_fault(Fault::new(Reason::TooLarge, max_size))
+    }
+
     /// Whether and how to answer: see [`Reply`].
     /// [`write::error_for`](crate::write::error_for) writes exactly this.
     #[must_use]

@@ -15,7 +15,7 @@
 
 use alloc::vec::Vec;
 
-use crate::error::{Error, Fault, Reason};
+use crate::error::Error;
 use crate::scan::is_whitespace;
 
 #[cfg(feature = "tokio")]
@@ -58,7 +58,7 @@ impl Frame<'_> {
     #[must_use]
     pub fn error(&self, max_size: usize) -> Option<Error<'static>> {
         match self {
-            Frame::Oversized { .. } => Some(Error::from_fault(Fault::new(Reason::TooLarge, max_size))),
+            Frame::Oversized { .. } => Some(Error::too_large(max_size)),
             Frame::Message { .. } => None,
         }
     }

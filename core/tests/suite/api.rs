@@ -131,3 +131,14 @@ fn typed_params_that_do_not_fit_answer_invalid_params_with_serde_s_message() {
     let fine = check_json(r#"{"name":"x","count":3}"#).unwrap();
     assert_eq!(fine.deserialize::<Call<'_>>().unwrap().name, "x");
 }
+
+#[test]
+fn too_large_is_the_error_the_parser_gives_for_input_over_the_limit() {
+    let limits = mcp_envelope::Limits::new().with_max_size(16);
+    let refused = Parser::new(Revision::V2026_07_28).with_limits(limits).parse(br#"{"jsonrpc":"2.0","method":"x"}"#);
+    let Err(error) = refused else { panic!("{refused:?}") };
+    assert_eq!(error, Error::too_large(16));
+    assert_eq!((error.reason(), error.offset()), (Reason::TooLarge, 16));
+    let frame = mcp_envelope::stream::Frame::Oversized { line: 1, offset: 0, len: 40 };
+    assert_eq!(frame.error(16), Some(Error::too_large(16)));
+}
