@@ -12,6 +12,9 @@ use crate::revision::{IdReuse, Revision};
 /// linear in their length.
 const MAX_ID_STEPS: usize = 512;
 
+/// The string ids: they look like the integer ids, and must not match them.
+const DIGITS: [&str; 4] = ["0", "1", "2", "3"];
+
 /// The first byte picks the revision (so the fuzzer meets both id rules
 /// and plain JSON-RPC, one per input); each following pair of bytes is one
 /// step: the first says send or receive, the second picks one of a few ids
@@ -26,7 +29,6 @@ pub fn ids(input: &[u8]) {
     let (mut in_flight, mut used): (Vec<Id<'static>>, Vec<Id<'static>>) = (Vec::new(), Vec::new());
     for step in steps.chunks_exact(2) {
         let [op, pick] = [step.first().copied().unwrap_or(0), step.get(1).copied().unwrap_or(0)];
-        const DIGITS: [&str; 4] = ["0", "1", "2", "3"];
         let id = match pick % 9 {
             0..=3 => Id::Int(i64::from(pick % 4)),
             4..=7 => Id::from(DIGITS.get(usize::from(pick % 4)).copied().unwrap_or_default()),
