@@ -130,64 +130,95 @@ pub(crate) fn judge(raw: &[u8], max_size: usize) -> Judged {
     }
 }
 
-/// Keeps `bytes` of a line whose end has not arrived: stored while the line
-/// fits the limit (plus one byte, for a `\r`), counted past it.
-pub(crate) fn hold(partial: &mut Vec<u8>, skipping: &mut Option<u64>, max_size: usize, bytes: &[u8]) {
-    if bytes.is_empty() {
-        return;
-    }
-    match skipping {
-        Some(len) => *len += bytes.len() as u64,
-        None if partial.len() + bytes.len() > max_size.saturating_add(1) => {
-            *skipping = Some((partial.len() + bytes.len()) as u64);
-            partial.clear();
-        }
-        None => partial.extend_from_slice(bytes),
-    }
-}
-
-/// The held line ends with `tail`: its raw length (without the `\n`) and
-/// what it is; a message is left whole in `partial`.
-pub(crate) fn end_held(
-    partial: &mut Vec<u8>,
-    skipping: &mut Option<u64>,
+/// The line being read, for the push and the pull reader alike: its number
+/// and offset, and what of it is held until its `\n` arrives (stored while
+/// it fits the limit plus one byte, for a `\r`; counted past it).
+#[derive(Clone, Debug)]
+pub(crate) struct Line {
     max_size: usize,
-    tail: &[u8],
-) -> (u64, Judged) {
-    if let Some(len) = skipping.take() {
-        partial.clear();
-        return (len + tail.len() as u64, Judged::Oversized);
-    }
-    let total = partial.len() + tail.len();
-    if total > max_size.saturating_add(1) {
-        partial.clear();
-        return (total as u64, Judged::Oversized);
-    }
-    partial.extend_from_slice(tail);
-    (total as u64, judge(partial, max_size))
+    /// The incomplete line, while it fits the limit.
+    partial: Vec<u8>,
+    /// Length of the incomplete line, once it outgrew the limit.
+    skipping: Option<u64>,
+    number: u64,
+    offset: u64,
 }
 
-/// Hands `emit` the frame of a line whose raw length is `len`: a message
-/// (`raw` cut to the judged length), an oversized line, or nothing if blank.
-fn emit_judged(line: u64, offset: u64, raw: &[u8], len: u64, judged: Judged, emit: &mut impl FnMut(Frame<'_>)) {
-    match judged {
-        Judged::Oversized => emit(Frame::Oversized { line, offset, len }),
-        Judged::Message(n) => emit(Frame::Message { line, offset, bytes: raw.get(..n).unwrap_or_default() }),
-        Judged::Blank => {}
+/// A line whose `\n` (or the end of the input) arrived.
+pub(crate) struct Ended {
+    pub(crate) line: u64,
+    pub(crate) offset: u64,
+    /// Raw length, without the `\n`.
+    pub(crate) len: u64,
+    pub(crate) judged: Judged,
+    /// A message's bytes are in [`Line::held`], not in the tail.
+    pub(crate) held: bool,
+}
+
+impl Line {
+    pub(crate) fn new(max_size: usize) -> Line {
+        Line { max_size, partial: Vec::new(), skipping: None, number: 1, offset: 0 }
+    }
+
+    /// Nothing of the line has arrived.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.skipping.is_none() && self.partial.is_empty()
+    }
+
+    /// The bytes held for the line.
+    pub(crate) fn held(&self) -> &[u8] {
+        &self.partial
+    }
+
+    /// Drops the held bytes, once their frame has been handed out.
+    pub(crate) fn clear(&mut self) {
+        self.partial.clear();
+    }
+
+    /// Keeps `bytes` of the line, whose end has not arrived.
+    pub(crate) fn hold(&mut self, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        match &mut self.skipping {
+            Some(len) => *len += bytes.len() as u64,
+            None if self.partial.len() + bytes.len() > self.max_size.saturating_add(1) => {
+                self.skipping = Some((self.partial.len() + bytes.len()) as u64);
+                self.partial.clear();
+            }
+            None => self.partial.extend_from_slice(bytes),
+        }
+    }
+
+    /// The line ends with `tail` (the bytes before its `\n` not yet held):
+    /// what it is, and the next line begins. When nothing was held, a
+    /// message stays in `tail` (no copy); otherwise it is left whole in
+    /// [`Line::held`].
+    pub(crate) fn end(&mut self, tail: &[u8]) -> Ended {
+        let (line, offset) = (self.number, self.offset);
+        let (len, judged, held) = if self.is_empty() {
+            (tail.len() as u64, judge(tail, self.max_size), false)
+        } else if let Some(len) = self.skipping.take() {
+            self.partial.clear();
+            (len + tail.len() as u64, Judged::Oversized, true)
+        } else if self.partial.len() + tail.len() > self.max_size.saturating_add(1) {
+            let len = (self.partial.len() + tail.len()) as u64;
+            self.partial.clear();
+            (len, Judged::Oversized, true)
+        } else {
+            self.partial.extend_from_slice(tail);
+            (self.partial.len() as u64, judge(&self.partial, self.max_size), true)
+        };
+        self.number += 1;
+        self.offset += len + 1;
+        Ended { line, offset, len, judged, held }
     }
 }
 
 /// Splits a byte stream into lines, holding at most one line.
 #[derive(Clone, Debug)]
 pub struct LineReader {
-    max_size: usize,
-    /// The incomplete line, while it fits the limit.
-    partial: Vec<u8>,
-    /// Length of the incomplete line, once it outgrew the limit.
-    skipping: Option<u64>,
-    /// Line number and offset of the line being read.
-    line: u64,
-    offset: u64,
+    line: Line,
 }
 
 impl LineReader {
@@ -195,14 +226,14 @@ impl LineReader {
     /// [`Limits::max_size`](crate::Limits::max_size)).
     #[must_use]
     pub fn new(max_size: usize) -> LineReader {
-        LineReader { max_size, partial: Vec::new(), skipping: None, line: 1, offset: 0 }
+        LineReader { line: Line::new(max_size) }
     }
 
     /// Bytes buffered for the incomplete line: never more than the limit
     /// plus one (for a `\r`).
     #[must_use]
     pub fn buffered(&self) -> usize {
-        self.partial.len()
+        self.line.held().len()
     }
 
     /// Takes the next chunk; calls `emit` for each line it completes.
@@ -213,34 +244,27 @@ impl LineReader {
             self.complete(line, &mut emit);
             rest = after.get(1..).unwrap_or_default();
         }
-        self.hold(rest);
+        self.line.hold(rest);
     }
 
     /// The stream ended: emits the last line if it had no newline.
     pub fn finish(&mut self, mut emit: impl FnMut(Frame<'_>)) {
-        if self.skipping.is_some() || !self.partial.is_empty() {
+        if !self.line.is_empty() {
             self.complete(&[], &mut emit);
         }
     }
 
-    fn hold(&mut self, bytes: &[u8]) {
-        hold(&mut self.partial, &mut self.skipping, self.max_size, bytes);
-    }
-
     /// The line ends with `tail` (the bytes of this chunk before `\n`).
     fn complete(&mut self, tail: &[u8], emit: &mut impl FnMut(Frame<'_>)) {
-        let (line, offset) = (self.line, self.offset);
-        let len = if self.skipping.is_none() && self.partial.is_empty() {
-            // The whole line is in this chunk: no copy.
-            emit_judged(line, offset, tail, tail.len() as u64, judge(tail, self.max_size), emit);
-            tail.len() as u64
-        } else {
-            let (len, judged) = end_held(&mut self.partial, &mut self.skipping, self.max_size, tail);
-            emit_judged(line, offset, &self.partial, len, judged, emit);
-            self.partial.clear();
-            len
-        };
-        self.line += 1;
-        self.offset += len + 1;
+        let Ended { line, offset, len, judged, held } = self.line.end(tail);
+        match judged {
+            Judged::Oversized => emit(Frame::Oversized { line, offset, len }),
+            Judged::Message(n) => {
+                let raw = if held { self.line.held() } else { tail };
+                emit(Frame::Message { line, offset, bytes: raw.get(..n).unwrap_or_default() });
+            }
+            Judged::Blank => {}
+        }
+        self.line.clear();
     }
 }

@@ -2,10 +2,9 @@
 //! [`BufRead`](std::io::BufRead) one at a time, for loops that use `?` and
 //! stop when they like. Same frames as [`LineReader`](super::LineReader).
 
-use alloc::vec::Vec;
 use std::io::{self, BufRead};
 
-use super::{Frame, FrameBuf, Judged, end_held, hold, judge};
+use super::{Frame, FrameBuf, Judged, Line};
 
 /// Lines of a [`BufRead`], read on demand, holding at most one line.
 ///
@@ -33,15 +32,11 @@ use super::{Frame, FrameBuf, Judged, end_held, hold, judge};
 #[derive(Debug)]
 pub struct Frames<R> {
     reader: R,
-    max_size: usize,
-    partial: Vec<u8>,
-    skipping: Option<u64>,
-    line: u64,
-    offset: u64,
+    line: Line,
     /// Bytes of the reader's buffer lent out by the last frame.
     lent: usize,
-    /// The last frame was lent from `partial`.
-    partial_lent: bool,
+    /// The last frame was lent from the line's held bytes.
+    held_lent: bool,
     ended: bool,
 }
 
@@ -49,17 +44,7 @@ impl<R: BufRead> Frames<R> {
     /// Frames of at most `max_size` bytes (see
     /// [`Limits::max_size`](crate::Limits::max_size)) from `reader`.
     pub fn new(reader: R, max_size: usize) -> Frames<R> {
-        Frames {
-            reader,
-            max_size,
-            partial: Vec::new(),
-            skipping: None,
-            line: 1,
-            offset: 0,
-            lent: 0,
-            partial_lent: false,
-            ended: false,
-        }
+        Frames { reader, line: Line::new(max_size), lent: 0, held_lent: false, ended: false }
     }
 
     /// The reader back, positioned after the last frame returned.
@@ -75,45 +60,34 @@ impl<R: BufRead> Frames<R> {
     /// (retried). Reading again after an error goes on from where it was.
     pub fn next_frame(&mut self) -> io::Result<Option<Frame<'_>>> {
         self.reader.consume(core::mem::take(&mut self.lent));
-        if core::mem::take(&mut self.partial_lent) {
-            self.partial.clear();
+        if core::mem::take(&mut self.held_lent) {
+            self.line.clear();
         }
         while !self.ended {
-            let (line, offset) = (self.line, self.offset);
             let buf = match self.reader.fill_buf() {
                 Ok(buf) => buf,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
             };
-            let (raw_len, judged, used, in_buffer) = match memchr::memchr(b'\n', buf) {
+            let (ended, used) = match memchr::memchr(b'\n', buf) {
                 None if buf.is_empty() => {
                     self.ended = true;
-                    if self.skipping.is_none() && self.partial.is_empty() {
+                    if self.line.is_empty() {
                         return Ok(None);
                     }
-                    let (raw_len, judged) = end_held(&mut self.partial, &mut self.skipping, self.max_size, &[]);
-                    (raw_len, judged, 0, false)
+                    (self.line.end(&[]), 0)
                 }
                 None => {
                     let used = buf.len();
-                    hold(&mut self.partial, &mut self.skipping, self.max_size, buf);
+                    self.line.hold(buf);
                     self.reader.consume(used);
                     continue;
                 }
-                Some(at) => {
-                    let tail = buf.get(..at).unwrap_or_default();
-                    if self.skipping.is_none() && self.partial.is_empty() {
-                        (at as u64, judge(tail, self.max_size), at + 1, true)
-                    } else {
-                        let (raw_len, judged) = end_held(&mut self.partial, &mut self.skipping, self.max_size, tail);
-                        (raw_len, judged, at + 1, false)
-                    }
-                }
+                Some(at) => (self.line.end(buf.get(..at).unwrap_or_default()), at + 1),
             };
-            self.line += 1;
-            self.offset += raw_len + 1;
-            match judged {
-                Judged::Message(len) if in_buffer => {
+            let (line, offset) = (ended.line, ended.offset);
+            match ended.judged {
+                Judged::Message(len) if !ended.held => {
                     self.lent = used;
                     // The same bytes again: nothing was consumed, so no I/O.
                     let buf = self.reader.fill_buf()?;
@@ -121,21 +95,20 @@ impl<R: BufRead> Frames<R> {
                 }
                 Judged::Message(len) => {
                     self.reader.consume(used);
-                    self.partial_lent = true;
+                    self.held_lent = true;
                     return Ok(Some(Frame::Message {
                         line,
                         offset,
-                        bytes: self.partial.get(..len).unwrap_or_default(),
+                        bytes: self.line.held().get(..len).unwrap_or_default(),
                     }));
                 }
                 Judged::Oversized => {
                     self.reader.consume(used);
-                    self.partial.clear();
-                    return Ok(Some(Frame::Oversized { line, offset, len: raw_len }));
+                    return Ok(Some(Frame::Oversized { line, offset, len: ended.len }));
                 }
                 Judged::Blank => {
                     self.reader.consume(used);
-                    self.partial.clear();
+                    self.line.clear();
                 }
             }
         }
