@@ -97,7 +97,7 @@ impl<'a> RawJson<'a> {
     /// The same payload, owning its text.
     #[must_use]
     pub fn into_owned(self) -> RawJson<'static> {
-        RawJson(Cow::Owned(self.0.into_owned()))
+        RawJson(owned_str(self.0))
     }
 
     /// Where this payload lies within `message`, the text it was parsed from:

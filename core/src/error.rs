@@ -235,7 +235,7 @@ impl<'a> Error<'a> {
     /// [`write::error_for`](crate::write::error_for) answers it with `null`.
     #[must_use]
     pub fn from_fault(fault: Fault) -> Error<'static> {
-        Error { fault, id: None, response: false }
+        Error::new(fault, None)
     }
 
     /// The error for a message refused for its size, unread: what the
