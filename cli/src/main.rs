@@ -197,7 +197,7 @@ fn check(args: &CheckArgs) -> Tally {
                 }
             };
             tally.messages += 1;
-            let agree = verdicts.windows(2).all(|w| matches!(w, [a, b] if a.1 == b.1));
+            let agree = summary::all_agree(&verdicts);
             let Some((_, first)) = verdicts.first() else { return ControlFlow::Continue(()) };
             let invalid = first.has_invalid();
             tally.invalid += u64::from(invalid);

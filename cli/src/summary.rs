@@ -86,3 +86,26 @@ impl Summary {
         }
     }
 }
+
+/// Whether every backend summarised one message alike (trivially so for one
+/// backend).
+pub fn all_agree(verdicts: &[(&str, Summary)]) -> bool {
+    verdicts.windows(2).all(|w| matches!(w, [a, b] if a.1 == b.1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backends_agree_only_when_every_summary_is_the_same() {
+        const PING: &[u8] = br#"{"jsonrpc":"2.0","method":"ping"}"#;
+        let valid = || Summary::of(PING, &mcp_envelope::Parser::new(mcp_envelope::Revision::JsonRpc).parse(PING));
+        let invalid = || Summary::Invalid(Invalid::from_error(&mcp_envelope::Error::too_large(10)));
+        assert!(all_agree(&[]));
+        assert!(all_agree(&[("serde", valid())]));
+        assert!(all_agree(&[("serde", valid()), ("simd", valid()), ("reference", valid())]));
+        assert!(!all_agree(&[("serde", valid()), ("simd", valid()), ("reference", invalid())]));
+        assert!(!all_agree(&[("serde", invalid()), ("simd", valid())]));
+    }
+}

@@ -18,7 +18,7 @@ use mcp_envelope::stream::{Frame, LineReader};
 use mcp_envelope::{Id, Kind, Limits, Revision};
 
 use crate::render::{self, Verdict};
-use crate::summary::{IdValue, Invalid, Summary};
+use crate::summary::{IdValue, Invalid, Summary, all_agree};
 use crate::{BackendChoice, Parsers};
 
 /// Chunks are relayed as they arrive, up to this size.
@@ -98,7 +98,7 @@ impl Checker {
             }
         };
         let Some((_, first)) = verdicts.first() else { return };
-        let agree = verdicts.windows(2).all(|w| matches!(w, [a, b] if a.1 == b.1));
+        let agree = all_agree(&verdicts);
         let findings = {
             let mut ids = self.shared.ids.lock().unwrap_or_else(PoisonError::into_inner);
             match first {
