@@ -104,6 +104,9 @@ mod raw {
         /// The JSON text itself, not a string holding it (through serde_json's
         /// `RawValue`).
         fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            // serde_json offers no unchecked way to lend text as a RawValue,
+            // so this re-reads it; it cannot fail on text the parser or
+            // `check_json` accepted, under rules stricter than serde_json's.
             let raw: &RawValue = serde_json::from_str(self.get()).map_err(ser::Error::custom)?;
             raw.serialize(serializer)
         }

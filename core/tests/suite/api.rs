@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use mcp_envelope::{Envelope, Error, Fault, Id, Message, Parser, RawJson, Reason, Revision, check_json};
+use mcp_envelope::{Envelope, Error, Fault, Id, Limits, Message, Parser, RawJson, Reason, Revision, check_json};
 
 fn parse_owned(line: &str) -> Envelope<'static> {
     let bytes = line.as_bytes().to_vec();
@@ -97,6 +97,20 @@ fn raw_json_serializes_verbatim_and_deserializes_borrowed_under_the_rules() {
     // serde_json lets a lone surrogate through; the rules do not.
     let err = serde_json::from_str::<Holder<'_>>(r#"{"payload":"\ud800"}"#).err().unwrap();
     assert!(err.to_string().contains("lone-surrogate"), "{err}");
+}
+
+#[test]
+fn raw_json_serializes_whatever_the_parser_accepted_even_past_serde_json_s_recursion_limit() {
+    // serde_json refuses to build values nested past 128 levels, but the
+    // parser's depth limit can be raised: a payload it accepted must still
+    // serialize, verbatim.
+    let payload = format!("{}{}", "[".repeat(300), "]".repeat(300));
+    let text = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{payload}}}"#);
+    assert!(serde_json::from_str::<serde_json::Value>(&text).is_err(), "serde_json's own limit");
+    let mut parser = Parser::new(Revision::JsonRpc).with_limits(Limits::new().with_max_depth(400));
+    let message = parser.parse(text.as_bytes()).unwrap();
+    let raw = message.single().and_then(|m| m.payload()).unwrap();
+    assert_eq!(serde_json::to_string(&raw).unwrap(), payload);
 }
 
 #[test]
