@@ -559,8 +559,9 @@ fn summary(m: &Message<'_>) -> Expected {
 }
 
 /// Writes the sketch; every backend must agree on the bytes, and a clean
-/// sketch must parse to exactly the messages it describes, which must then
-/// survive [`crate::write`] and a second parse unchanged.
+/// sketch must parse to exactly the messages it describes. (The round trip
+/// through [`crate::write`] is checked by [`super::parse_serde`] and
+/// [`super::parse_simd`], on every message they accept.)
 pub fn structured(sketch: &Sketch) {
     let (bytes, expected) = sketch.write();
     differential(&bytes);
