@@ -429,7 +429,7 @@ mod tests {
     }
 
     #[test]
-    fn long_stretches_find_a_control_character_in_any_lane() {
+    fn long_stretches_end_at_the_first_stop_byte_in_any_lane_or_block() {
         // Past MANY_MINIMA_FROM the minimum is kept in 128 lanes, and long
         // stretches are searched in blocks: a stop byte in any lane, in the
         // tail after the last full lane block, or in a later block must
