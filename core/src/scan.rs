@@ -19,10 +19,8 @@ use crate::{number, string};
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Frame {
     object: bool,
-    /// Its tape node, if its parent put it on the tape.
-    node: Option<usize>,
-    /// Whether its children go on the tape.
-    expanded: bool,
+    /// Its tape node ([`scan`]'s containers; unused by [`skip_container`]).
+    node: usize,
 }
 
 #[inline]
@@ -66,6 +64,11 @@ fn scan_literal(bytes: &[u8], at: usize) -> Result<(NodeKind, usize), Fault> {
 }
 
 /// Validates `text` as one JSON value under `limits` and fills `tape`.
+///
+/// Every value this loop reaches goes on the tape. A container whose
+/// contents do not (a payload below the levels the rules read) gets its
+/// node and is then validated whole by [`skip_container`], so only the
+/// expanded levels, at most three, are ever open here.
 pub(crate) fn scan(text: &str, limits: &Limits, tape: &mut Tape, stack: &mut Vec<Frame>) -> Result<(), Fault> {
     tape.clear();
     stack.clear();
@@ -75,7 +78,6 @@ pub(crate) fn scan(text: &str, limits: &Limits, tape: &mut Tape, stack: &mut Vec
 
     'value: loop {
         // A value starts at `i` (whitespace skipped).
-        let parent_expanded = stack.last().is_none_or(|f| f.expanded);
         match bytes.get(i) {
             None => return Err(Fault::new(Reason::UnexpectedEnd, bytes.len())),
             Some(&open @ (b'{' | b'[')) => {
@@ -85,38 +87,37 @@ pub(crate) fn scan(text: &str, limits: &Limits, tape: &mut Tape, stack: &mut Vec
                 }
                 let object = open == b'{';
                 let kind = if object { NodeKind::Object } else { NodeKind::Array };
-                let expanded = parent_expanded && expands(level, top_is_array);
-                let node = parent_expanded.then(|| tape.open(kind, i, expanded));
-                stack.push(Frame { object, node, expanded });
-                i = skip_whitespace(bytes, i + 1);
-                let close = if object { b'}' } else { b']' };
-                if bytes.get(i) != Some(&close) {
-                    if object {
-                        i = scan_member_name(bytes, i, expanded, tape)?;
+                let expanded = expands(level, top_is_array);
+                let node = tape.open(kind, i, expanded);
+                if !expanded {
+                    i = skip_container(bytes, i, level, limits, stack)?;
+                    tape.close(node, i);
+                } else {
+                    stack.push(Frame { object, node });
+                    i = skip_whitespace(bytes, i + 1);
+                    let close = if object { b'}' } else { b']' };
+                    if bytes.get(i) != Some(&close) {
+                        if object {
+                            i = member_name_on_tape(bytes, i, tape)?;
+                        }
+                        continue 'value;
                     }
-                    continue 'value;
+                    // Empty container: fall through to the closing loop below.
                 }
-                // Empty container: fall through to the closing loop below.
             }
             Some(b'"') => {
                 let end = string::scan(bytes, i)?;
-                if parent_expanded {
-                    tape.leaf(NodeKind::String, i, end);
-                }
+                tape.leaf(NodeKind::String, i, end);
                 i = end;
             }
             Some(b'-' | b'0'..=b'9') => {
                 let end = number::scan(bytes, i)?;
-                if parent_expanded {
-                    tape.leaf(NodeKind::Number, i, end);
-                }
+                tape.leaf(NodeKind::Number, i, end);
                 i = end;
             }
             Some(b't' | b'f' | b'n') => {
                 let (kind, end) = scan_literal(bytes, i)?;
-                if parent_expanded {
-                    tape.leaf(kind, i, end);
-                }
+                tape.leaf(kind, i, end);
                 i = end;
             }
             Some(_) => return Err(Fault::new(Reason::ExpectedValue, i)),
@@ -137,15 +138,13 @@ pub(crate) fn scan(text: &str, limits: &Limits, tape: &mut Tape, stack: &mut Vec
                 Some(b',') => {
                     i = skip_whitespace(bytes, i + 1);
                     if frame.object {
-                        i = scan_member_name(bytes, i, frame.expanded, tape)?;
+                        i = member_name_on_tape(bytes, i, tape)?;
                     }
                     continue 'value;
                 }
                 Some(&b) if b == close => {
                     stack.pop();
-                    if let Some(node) = frame.node {
-                        tape.close(node, i + 1);
-                    }
+                    tape.close(frame.node, i + 1);
                     i += 1;
                 }
                 _ => return Err(at_end_or(bytes, i, Reason::ExpectedCommaOrEnd)),
@@ -154,21 +153,89 @@ pub(crate) fn scan(text: &str, limits: &Limits, tape: &mut Tape, stack: &mut Vec
     }
 }
 
-/// Scans `"name" :` at `i`; returns where the value starts.
+/// The container opening at `at`, at nesting `level`, none of whose
+/// contents go on the tape: [`scan`]'s grammar without the tape, so every
+/// fault is the one [`scan`] gave before payloads were skipped, at the same
+/// offset. Returns the offset one past the container. Its open containers
+/// go on `stack` above [`scan`]'s own.
+fn skip_container(
+    bytes: &[u8],
+    at: usize,
+    level: usize,
+    limits: &Limits,
+    stack: &mut Vec<Frame>,
+) -> Result<usize, Fault> {
+    let base = stack.len();
+    let mut i = at;
+    'value: loop {
+        match bytes.get(i) {
+            None => return Err(Fault::new(Reason::UnexpectedEnd, bytes.len())),
+            Some(&open @ (b'{' | b'[')) => {
+                if level + (stack.len() - base) > limits.max_depth {
+                    return Err(Fault::new(Reason::TooDeep, i));
+                }
+                let object = open == b'{';
+                stack.push(Frame { object, node: usize::MAX });
+                i = skip_whitespace(bytes, i + 1);
+                let close = if object { b'}' } else { b']' };
+                if bytes.get(i) != Some(&close) {
+                    if object {
+                        i = member_name(bytes, i)?.1;
+                    }
+                    continue 'value;
+                }
+            }
+            Some(b'"') => i = string::scan(bytes, i)?,
+            Some(b'-' | b'0'..=b'9') => i = number::scan(bytes, i)?,
+            Some(b't' | b'f' | b'n') => i = scan_literal(bytes, i)?.1,
+            Some(_) => return Err(Fault::new(Reason::ExpectedValue, i)),
+        }
+        loop {
+            i = skip_whitespace(bytes, i);
+            let object = stack.last().is_some_and(|f| f.object);
+            let close = if object { b'}' } else { b']' };
+            match bytes.get(i) {
+                Some(b',') => {
+                    i = skip_whitespace(bytes, i + 1);
+                    if object {
+                        i = member_name(bytes, i)?.1;
+                    }
+                    continue 'value;
+                }
+                Some(&b) if b == close => {
+                    stack.pop();
+                    i += 1;
+                    if stack.len() <= base {
+                        return Ok(i);
+                    }
+                }
+                _ => return Err(at_end_or(bytes, i, Reason::ExpectedCommaOrEnd)),
+            }
+        }
+    }
+}
+
+/// Scans `"name" :` at `i`; returns where the name ends and where the value
+/// starts.
 #[inline(always)]
-fn scan_member_name(bytes: &[u8], i: usize, expanded: bool, tape: &mut Tape) -> Result<usize, Fault> {
+fn member_name(bytes: &[u8], i: usize) -> Result<(usize, usize), Fault> {
     if bytes.get(i) != Some(&b'"') {
         return Err(at_end_or(bytes, i, Reason::ExpectedMemberName));
     }
     let end = string::scan(bytes, i)?;
-    if expanded {
-        tape.leaf(NodeKind::String, i, end);
-    }
     let colon = skip_whitespace(bytes, end);
     if bytes.get(colon) != Some(&b':') {
         return Err(at_end_or(bytes, colon, Reason::ExpectedColon));
     }
-    Ok(skip_whitespace(bytes, colon + 1))
+    Ok((end, skip_whitespace(bytes, colon + 1)))
+}
+
+/// [`member_name`], with the name put on the tape.
+#[inline(always)]
+fn member_name_on_tape(bytes: &[u8], i: usize, tape: &mut Tape) -> Result<usize, Fault> {
+    let (end, value) = member_name(bytes, i)?;
+    tape.leaf(NodeKind::String, i, end);
+    Ok(value)
 }
 
 #[cfg(test)]
@@ -177,6 +244,64 @@ mod tests {
 
     fn fault(text: &str) -> Option<Fault> {
         scan(text, &Limits::new(), &mut Tape::default(), &mut Vec::new()).err()
+    }
+
+    /// Seeds and every one-byte edit of them: deletions, truncations, and
+    /// each position replaced by a byte that matters to the grammar.
+    fn edited_documents() -> Vec<Vec<u8>> {
+        let seeds: [&[u8]; 4] = [
+            br#"{"a":{"b":[1,-2.5e3,true,false,null,"x\u0041y"],"c":{}},"d":[[],[{}]]}"#,
+            br#"[{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}],"x":{"y":[0]}}}, 7]"#,
+            br#" { "p" : [ { "q" : [ 1 , 2 ] } , "r" ] , "s" : { "t" : { "u" : null } } } "#,
+            br#"[[[[[["deep"]]]]],{"k":{"l":{"m":{"n":1}}}}]"#,
+        ];
+        let alphabet = b"{}[]\",: -0.eatfnu\\\n\x01";
+        let mut out = Vec::new();
+        for seed in seeds {
+            out.push(seed.to_vec());
+            for at in 0..seed.len() {
+                out.push(seed[..at].to_vec());
+                out.push([&seed[..at], &seed[at + 1..]].concat());
+                for &b in alphabet {
+                    let mut edited = seed.to_vec();
+                    edited[at] = b;
+                    out.push(edited);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn skipping_a_payload_gives_the_faults_the_tape_building_loop_gives() {
+        // `scan` builds the tape for the first levels and hands deeper
+        // containers to `skip_container`; running `skip_container` over the
+        // whole document must agree with it on every verdict, fault and
+        // offset (trailing text aside, which only `scan` looks at).
+        let mut compared = 0;
+        for text in edited_documents() {
+            let Ok(text) = core::str::from_utf8(&text) else { continue };
+            let bytes = text.as_bytes();
+            let first = skip_whitespace(bytes, 0);
+            if !matches!(bytes.get(first), Some(b'{' | b'[')) {
+                continue;
+            }
+            for max_depth in [1, 2, 3, 4, 128] {
+                let limits = Limits::new().with_max_depth(max_depth);
+                let scanned = scan(text, &limits, &mut Tape::default(), &mut Vec::new());
+                let skipped = skip_container(bytes, first, 1, &limits, &mut Vec::new());
+                let expected = match skipped {
+                    Err(fault) => Err(fault),
+                    Ok(end) => {
+                        let after = skip_whitespace(bytes, end);
+                        if after < bytes.len() { Err(Fault::new(Reason::TrailingCharacters, after)) } else { Ok(()) }
+                    }
+                };
+                assert_eq!(scanned, expected, "{text:?} under depth {max_depth}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 10_000, "{compared}");
     }
 
     #[test]
