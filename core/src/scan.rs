@@ -154,10 +154,10 @@ pub(crate) fn scan(text: &str, limits: &Limits, tape: &mut Tape, stack: &mut Vec
 }
 
 /// The container opening at `at`, at nesting `level`, none of whose
-/// contents go on the tape: [`scan`]'s grammar without the tape, so every
-/// fault is the one [`scan`] gave before payloads were skipped, at the same
-/// offset. Returns the offset one past the container. Its open containers
-/// go on `stack` above [`scan`]'s own.
+/// contents go on the tape: [`scan`]'s grammar without the tape, giving
+/// every fault [`scan`]'s own loop would give, at the same offset (a test
+/// holds the two loops to it). Returns the offset one past the container.
+/// Its open containers go on `stack` above [`scan`]'s own.
 fn skip_container(
     bytes: &[u8],
     at: usize,
