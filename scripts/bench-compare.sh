@@ -13,7 +13,8 @@
 # more than --threshold percent (default 5), 2 on a usage or build error.
 #
 # Defaults: HEAD, 3 rounds, the realistic groups (every peer) and our
-# backends on the adversarial cases.
+# backends on the adversarial cases. --rounds 0 counts instructions only
+# (the minutes of criterion rounds saved; instruction counts decide anyway).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib/tool.sh
@@ -26,19 +27,31 @@ filter='^(realistic|adversarial/mcp-envelope)'
 instructions=1
 out=""
 positional=()
+value() {
+  # An option's value: present, and a number where one is expected.
+  if [ $# -lt 2 ] || [ -z "$2" ]; then
+    echo "bench-compare.sh: $1 needs a value (see --help)" >&2
+    exit 2
+  fi
+  if [ "${3:-}" = number ] && ! [[ $2 =~ ^[0-9]+([.][0-9]+)?$ ]]; then
+    echo "bench-compare.sh: $1 takes a number, not '$2'" >&2
+    exit 2
+  fi
+}
 while [ $# -gt 0 ]; do
   case "$1" in
-    --rounds) rounds="$2"; shift 2 ;;
-    --threshold) threshold="$2"; shift 2 ;;
-    --filter) filter="$2"; shift 2 ;;
+    --rounds) value "$1" "${2:-}" number; rounds="$2"; shift 2 ;;
+    --threshold) value "$1" "${2:-}" number; threshold="$2"; shift 2 ;;
+    --filter) value "$1" "${2:-}"; filter="$2"; shift 2 ;;
     --no-instructions) instructions=0; shift ;;
-    --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    --out) value "$1" "${2:-}"; out="$2"; shift 2 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     -*) echo "bench-compare.sh: unknown option $1" >&2; exit 2 ;;
     *) positional+=("$1"); shift ;;
   esac
 done
-[ ${#positional[@]} -ge 1 ] || { sed -n '2,17p' "$0" >&2; exit 2; }
+[ ${#positional[@]} -ge 1 ] || { sed -n '2,18p' "$0" >&2; exit 2; }
+[[ $rounds =~ ^[0-9]+$ ]] || { echo "bench-compare.sh: --rounds takes a whole number, not '$rounds'" >&2; exit 2; }
 base=$(git rev-parse --verify "${positional[0]}^{commit}") || { echo "bench-compare.sh: no commit ${positional[0]}" >&2; exit 2; }
 head=$(git rev-parse --verify "${positional[1]:-HEAD}^{commit}") || { echo "bench-compare.sh: no commit ${positional[1]}" >&2; exit 2; }
 short_base=$(git rev-parse --short "$base")
@@ -57,6 +70,10 @@ if [ "$instructions" = 1 ]; then
     echo "bench-compare.sh: no valgrind: wall clock only" >&2
     instructions=0
   fi
+fi
+if [ "$rounds" = 0 ] && [ "$instructions" = 0 ]; then
+  echo "bench-compare.sh: --rounds 0 without instruction counts would measure nothing" >&2
+  exit 2
 fi
 
 work=$(mktemp -d)
@@ -116,9 +133,11 @@ for side in base head; do
     gungraun=(--gungraun "$out/$side/gungraun")
   fi
   commit=${!side}
-  # shellcheck disable=SC2086
+  criterion=()
+  # shellcheck disable=SC2206
+  [ "$rounds" = 0 ] || criterion=(--criterion ${criterion_dirs[$side]})
   tool collect --commit "$(git rev-parse --short "$commit")" \
-    --criterion ${criterion_dirs[$side]} "${gungraun[@]}" --verdicts "$work/$side/target/bench-verdicts.json" \
+    "${criterion[@]}" "${gungraun[@]}" --verdicts "$work/$side/target/bench-verdicts.json" \
     --out "$out/$side.json"
 done
 
@@ -130,11 +149,16 @@ set +e
 tool compare "$out/base.json" "$out/head.json" --threshold "$threshold" --out "$out/report.md"
 status=$?
 set -e
-tool chart "$out/head.json" --out "$out/throughput.svg"
+chart="chart: $out/throughput.svg"
+if [ "$rounds" = 0 ]; then
+  chart="no throughput chart (no criterion rounds)"
+else
+  tool chart "$out/head.json" --out "$out/throughput.svg"
+fi
 mkdir -p bench-results
 tool history-append "$out/base.json" --history bench-results/history.jsonl --commit "$short_base"
 tool history-append "$out/head.json" --history bench-results/history.jsonl --commit "$short_head"
 tool history-chart --history bench-results/history.jsonl --out bench-results/history.svg
 echo >&2
-echo "report: $out/report.md; chart: $out/throughput.svg; history: bench-results/history.svg" >&2
+echo "report: $out/report.md; $chart; history: bench-results/history.svg" >&2
 exit "$status"

@@ -84,7 +84,7 @@ pub fn compare(base: &Results, head: &Results, options: &Options) -> Comparison 
         String::new(),
     ];
     let mut regressions = Vec::new();
-    if !base.instructions.is_empty() || !head.instructions.is_empty() {
+    if counted_any(base, head) {
         lines.extend(
             ["## Instructions (callgrind)", "", "| bench | base | head | ratio | verdict |", "|---|---|---|---|---|"]
                 .map(String::from),
@@ -118,6 +118,24 @@ pub fn compare(base: &Results, head: &Results, options: &Options) -> Comparison 
             }
         }
         lines.push(String::new());
+    } else {
+        lines.extend(
+            [
+                "## Instructions (callgrind)",
+                "",
+                "Not counted in either run (no valgrind, or `--no-instructions`): nothing in this report decides a regression.",
+                "",
+            ]
+            .map(String::from),
+        );
+    }
+    if base.time.is_empty() && head.time.is_empty() {
+        lines.extend(
+            ["## Wall clock", "", "Not measured in either run (no criterion rounds, `--rounds 0`).", ""]
+                .map(String::from),
+        );
+        lines.push(verdict_line(&regressions, counted_any(base, head), options.threshold));
+        return Comparison { report: lines.join("\n") + "\n", regressions };
     }
     lines.extend(
         ["## Wall clock (median of rounds)", "", "| bench | base | head | ratio | verdict |", "|---|---|---|---|---|"]
@@ -149,17 +167,28 @@ pub fn compare(base: &Results, head: &Results, options: &Options) -> Comparison 
         }
     }
     lines.push(String::new());
-    if regressions.is_empty() {
-        lines.push(format!("No benchmark regressed beyond {} % of instructions.", options.threshold));
-    } else {
-        lines.push(format!(
-            "**{} regression(s) beyond {} % of instructions:** {}",
-            regressions.len(),
-            options.threshold,
-            regressions.join("; ")
-        ));
-    }
+    lines.push(verdict_line(&regressions, counted_any(base, head), options.threshold));
     Comparison { report: lines.join("\n") + "\n", regressions }
+}
+
+/// Whether either run has instruction counts.
+fn counted_any(base: &Results, head: &Results) -> bool {
+    !base.instructions.is_empty() || !head.instructions.is_empty()
+}
+
+/// The report's last line: the verdict on regressions, or why there is none.
+fn verdict_line(regressions: &[String], counted: bool, threshold: f64) -> String {
+    if !counted {
+        "No instruction counts, so no verdict on regressions (wall clock alone does not decide).".to_owned()
+    } else if regressions.is_empty() {
+        format!("No benchmark regressed beyond {threshold} % of instructions.")
+    } else {
+        format!(
+            "**{} regression(s) beyond {threshold} % of instructions:** {}",
+            regressions.len(),
+            regressions.join("; ")
+        )
+    }
 }
 
 #[cfg(test)]
@@ -215,6 +244,32 @@ mod tests {
         );
         assert_eq!(time_verdict("mcp-envelope-serde", &base, &timing(&[101.0, 102.0]), 3.0, false), "within noise");
         assert_eq!(time_verdict("mcp-envelope-serde", &base, &timing(&[80.0, 85.0]), 3.0, false), "faster");
+    }
+
+    #[test]
+    fn a_report_without_instruction_counts_gives_no_all_clear() {
+        let mut base = Results::default();
+        let mut head = Results::default();
+        base.time.insert("realistic/mcp-envelope-serde/small".into(), timing(&[100.0]));
+        head.time.insert("realistic/mcp-envelope-serde/small".into(), timing(&[100.0]));
+        let report = compare(&base, &head, &options()).report;
+        assert!(report.contains("Not counted in either run"), "{report}");
+        assert!(report.contains("no verdict on regressions"), "{report}");
+        assert!(!report.contains("No benchmark regressed"), "{report}");
+    }
+
+    #[test]
+    fn a_report_without_rounds_says_the_wall_clock_was_not_measured() {
+        let mut base = Results::default();
+        let mut head = Results::default();
+        base.instructions.insert("instructions/mcp_envelope_serde/realistic_small".into(), 1_000_000);
+        head.instructions.insert("instructions/mcp_envelope_serde/realistic_small".into(), 1_200_000);
+        let c = compare(&base, &head, &options());
+        assert!(c.report.contains("## Wall clock\n\nNot measured in either run"), "{}", c.report);
+        assert!(!c.report.contains("median of rounds"), "{}", c.report);
+        // The instruction verdict still stands, and still fails the run.
+        assert_eq!(c.regressions.len(), 1);
+        assert!(c.report.contains("**1 regression(s) beyond 5 % of instructions:**"), "{}", c.report);
     }
 
     #[test]
