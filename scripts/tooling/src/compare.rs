@@ -67,6 +67,9 @@ pub fn compare(base: &Results, head: &Results, options: &Options) -> Comparison 
         if r.meta.commit.is_empty() { fallback.to_owned() } else { r.meta.commit.clone() }
     };
     let how = match options.provenance {
+        Provenance::SameSession if base.time.is_empty() && head.time.is_empty() => {
+            "Both commits built and counted in one session."
+        }
         Provenance::SameSession => "Both commits built and run in one session, alternating rounds.",
         Provenance::SavedBaseline => {
             "The base is a saved baseline from another session: wall-clock ratios between sessions are noisy; instruction counts are not."
@@ -266,6 +269,7 @@ mod tests {
         head.instructions.insert("instructions/mcp_envelope_serde/realistic_small".into(), 1_200_000);
         let c = compare(&base, &head, &options());
         assert!(c.report.contains("## Wall clock\n\nNot measured in either run"), "{}", c.report);
+        assert!(!c.report.contains("alternating rounds"), "{}", c.report);
         assert!(!c.report.contains("median of rounds"), "{}", c.report);
         // The instruction verdict still stands, and still fails the run.
         assert_eq!(c.regressions.len(), 1);
