@@ -17,6 +17,8 @@
 # (the minutes of criterion rounds saved; instruction counts decide anyway).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib/options.sh
+source scripts/lib/options.sh
 # shellcheck source=scripts/lib/tool.sh
 source scripts/lib/tool.sh
 repo=$PWD
@@ -27,31 +29,19 @@ filter='^(realistic|adversarial/mcp-envelope)'
 instructions=1
 out=""
 positional=()
-value() {
-  # An option's value: present, and a number where one is expected.
-  if [ $# -lt 2 ] || [ -z "$2" ]; then
-    echo "bench-compare.sh: $1 needs a value (see --help)" >&2
-    exit 2
-  fi
-  if [ "${3:-}" = number ] && ! [[ $2 =~ ^[0-9]+([.][0-9]+)?$ ]]; then
-    echo "bench-compare.sh: $1 takes a number, not '$2'" >&2
-    exit 2
-  fi
-}
 while [ $# -gt 0 ]; do
   case "$1" in
-    --rounds) value "$1" "${2:-}" number; rounds="$2"; shift 2 ;;
-    --threshold) value "$1" "${2:-}" number; threshold="$2"; shift 2 ;;
-    --filter) value "$1" "${2:-}"; filter="$2"; shift 2 ;;
+    --rounds) option_value bench-compare.sh "$1" "${2:-}" whole; rounds="$2"; shift 2 ;;
+    --threshold) option_value bench-compare.sh "$1" "${2:-}" number; threshold="$2"; shift 2 ;;
+    --filter) option_value bench-compare.sh "$1" "${2:-}"; filter="$2"; shift 2 ;;
     --no-instructions) instructions=0; shift ;;
-    --out) value "$1" "${2:-}"; out="$2"; shift 2 ;;
+    --out) option_value bench-compare.sh "$1" "${2:-}"; out="$2"; shift 2 ;;
     -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     -*) echo "bench-compare.sh: unknown option $1" >&2; exit 2 ;;
     *) positional+=("$1"); shift ;;
   esac
 done
 [ ${#positional[@]} -ge 1 ] || { sed -n '2,18p' "$0" >&2; exit 2; }
-[[ $rounds =~ ^[0-9]+$ ]] || { echo "bench-compare.sh: --rounds takes a whole number, not '$rounds'" >&2; exit 2; }
 base=$(git rev-parse --verify "${positional[0]}^{commit}") || { echo "bench-compare.sh: no commit ${positional[0]}" >&2; exit 2; }
 head=$(git rev-parse --verify "${positional[1]:-HEAD}^{commit}") || { echo "bench-compare.sh: no commit ${positional[1]}" >&2; exit 2; }
 short_base=$(git rev-parse --short "$base")

@@ -16,6 +16,8 @@
 # version in Cargo.lock) when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib/options.sh
+source scripts/lib/options.sh
 # shellcheck source=scripts/lib/tool.sh
 source scripts/lib/tool.sh
 
@@ -27,10 +29,10 @@ out="bench-results/run-$(date -u +%Y%m%dT%H%M%SZ)"
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=(--quick); shift ;;
-    --save) save="$2"; shift 2 ;;
+    --save) option_value bench.sh "$1" "${2:-}"; save="$2"; shift 2 ;;
     --no-instructions) instructions=0; shift ;;
-    --out) out="$2"; shift 2 ;;
-    --rounds) rounds="$2"; shift 2 ;;
+    --out) option_value bench.sh "$1" "${2:-}"; out="$2"; shift 2 ;;
+    --rounds) option_value bench.sh "$1" "${2:-}" whole; rounds="$2"; shift 2 ;;
     -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
   esac

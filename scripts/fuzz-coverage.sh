@@ -9,12 +9,14 @@
 # Needs nightly and its llvm-tools component (installed when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib/options.sh
+source scripts/lib/options.sh
 
 table_out=""
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --table) table_out="$2"; shift 2 ;;
+    --table) option_value fuzz-coverage.sh "$1" "${2:-}"; table_out="$2"; shift 2 ;;
     -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     -*) echo "fuzz-coverage.sh: unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;

@@ -16,6 +16,8 @@
 # kept small with `cargo fuzz cmin` after each run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib/options.sh
+source scripts/lib/options.sh
 
 time_budget=60
 jobs=1
@@ -27,23 +29,12 @@ targets=()
 source scripts/lib/fuzz-targets.sh
 mapfile -t all_targets < <(fuzz_targets)
 [ ${#all_targets[@]} -gt 0 ] || { echo "fuzz.sh: no fuzz targets found in fuzz/Cargo.toml" >&2; exit 2; }
-value() {
-  # An option's value: present, and a number where one is expected.
-  if [ $# -lt 2 ] || [ -z "$2" ]; then
-    echo "fuzz.sh: $1 needs a value (see --help)" >&2
-    exit 2
-  fi
-  if [ "${3:-}" = number ] && ! [[ $2 =~ ^[0-9]+$ ]]; then
-    echo "fuzz.sh: $1 takes a whole number, not '$2'" >&2
-    exit 2
-  fi
-}
 while [ $# -gt 0 ]; do
   case "$1" in
-    --time) value "$1" "${2:-}" number; time_budget="$2"; shift 2 ;;
-    --jobs) value "$1" "${2:-}" number; jobs="$2"; shift 2 ;;
-    --max-len) value "$1" "${2:-}" number; max_len="$2"; shift 2 ;;
-    --table) value "$1" "${2:-}"; table_out="$2"; shift 2 ;;
+    --time) option_value fuzz.sh "$1" "${2:-}" whole; time_budget="$2"; shift 2 ;;
+    --jobs) option_value fuzz.sh "$1" "${2:-}" whole; jobs="$2"; shift 2 ;;
+    --max-len) option_value fuzz.sh "$1" "${2:-}" whole; max_len="$2"; shift 2 ;;
+    --table) option_value fuzz.sh "$1" "${2:-}"; table_out="$2"; shift 2 ;;
     --no-cmin) cmin=0; shift ;;
     -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;

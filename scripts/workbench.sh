@@ -19,6 +19,8 @@
 # The report is DIR/report.md (default bench-results/workbench-<time>/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib/options.sh
+source scripts/lib/options.sh
 # shellcheck source=scripts/lib/tool.sh
 source scripts/lib/tool.sh
 
@@ -30,12 +32,12 @@ bench=1
 out="bench-results/workbench-$(date -u +%Y%m%dT%H%M%SZ)"
 while [ $# -gt 0 ]; do
   case "$1" in
-    --fuzz-time) fuzz_time="$2"; shift 2 ;;
+    --fuzz-time) option_value workbench.sh "$1" "${2:-}" whole; fuzz_time="$2"; shift 2 ;;
     --no-fuzz) fuzz=0; shift ;;
     --no-bench) bench=0; shift ;;
-    --out) out="$2"; shift 2 ;;
-    --baseline) baseline="$2"; shift 2 ;;
-    --save-baseline) save_as="$2"; shift 2 ;;
+    --out) option_value workbench.sh "$1" "${2:-}"; out="$2"; shift 2 ;;
+    --baseline) option_value workbench.sh "$1" "${2:-}"; baseline="$2"; shift 2 ;;
+    --save-baseline) option_value workbench.sh "$1" "${2:-}"; save_as="$2"; shift 2 ;;
     -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "workbench: unknown option $1" >&2; exit 2 ;;
   esac

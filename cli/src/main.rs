@@ -68,8 +68,8 @@ struct CheckArgs {
     #[arg(long, default_value = "2026-07-28", value_parser = parse_revision)]
     revision: Revision,
     /// JSON backend: `serde`, `simd`, or `reference` (the crate's own
-    /// scanner, fastest on small messages); `both` runs serde and simd and
-    /// reports any disagreement.
+    /// scanner, the fastest of the three in the project's benchmarks);
+    /// `both` runs serde and simd and reports any disagreement.
     #[arg(long, value_enum, default_value = "serde")]
     backend: BackendChoice,
     /// `lines`: one message per line (MCP stdio); `whole`: each file is one message.
