@@ -1,14 +1,19 @@
-//! Line framing under arbitrary chunking.
+//! Line framing under arbitrary chunking, by all three framers: the push
+//! [`LineReader`], the pull [`Frames`] and the tokio [`LineCodec`].
 
 use alloc::vec::Vec;
+use std::io::{self, BufReader, Read};
+
+use bytes::BytesMut;
+use tokio_util::codec::Decoder;
 
 use super::{assert_same, shown};
 use crate::backend::{SerdeJson, SimdJson};
 use crate::parser::Parser;
 use crate::revision::Revision;
-use crate::stream::{Frame, LineReader};
+use crate::stream::{Frame, Frames, LineCodec, LineReader};
 
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Owned {
     Message { line: u64, offset: u64, bytes: Vec<u8> },
     Oversized { line: u64, offset: u64, len: u64 },
@@ -27,21 +32,34 @@ fn feed_all<'c>(max: usize, chunks: impl Iterator<Item = &'c [u8]>, mut on_frame
 
 fn frames<'c>(max: usize, chunks: impl Iterator<Item = &'c [u8]>) -> Vec<Owned> {
     let mut out = Vec::new();
-    feed_all(max, chunks, |f| {
-        out.push(match f {
-            Frame::Message { line, offset, bytes } => Owned::Message { line, offset, bytes: bytes.to_vec() },
-            Frame::Oversized { line, offset, len } => Owned::Oversized { line, offset, len },
-        });
-    });
+    feed_all(max, chunks, |f| out.push(Owned::from(f)));
     out
 }
 
-/// Whether feeding `chunks` gives exactly `expected`, compared frame by
-/// frame as they come (no copy of each frame: copies were a fifth of a run).
-fn gives<'c>(max: usize, chunks: impl Iterator<Item = &'c [u8]>, expected: &[Owned]) -> bool {
-    let (mut seen, mut same) = (0, true);
-    feed_all(max, chunks, |f| {
-        let matches = match (f, expected.get(seen)) {
+impl From<Frame<'_>> for Owned {
+    fn from(f: Frame<'_>) -> Owned {
+        match f {
+            Frame::Message { line, offset, bytes } => Owned::Message { line, offset, bytes: bytes.to_vec() },
+            Frame::Oversized { line, offset, len } => Owned::Oversized { line, offset, len },
+        }
+    }
+}
+
+/// Checks frames as they come against the expected ones, without copying
+/// them (copies were a fifth of a run).
+struct Expect<'e> {
+    expected: &'e [Owned],
+    seen: usize,
+    same: bool,
+}
+
+impl<'e> Expect<'e> {
+    fn new(expected: &'e [Owned]) -> Self {
+        Expect { expected, seen: 0, same: true }
+    }
+
+    fn frame(&mut self, f: Frame<'_>) {
+        let matches = match (f, self.expected.get(self.seen)) {
             (Frame::Message { line, offset, bytes }, Some(Owned::Message { line: l, offset: o, bytes: b })) => {
                 line == *l && offset == *o && bytes == b.as_slice()
             }
@@ -50,10 +68,99 @@ fn gives<'c>(max: usize, chunks: impl Iterator<Item = &'c [u8]>, expected: &[Own
             }
             _ => false,
         };
-        same &= matches;
-        seen += 1;
-    });
-    same && seen == expected.len()
+        self.same &= matches;
+        self.seen += 1;
+    }
+
+    /// Every frame matched, and none is missing.
+    fn all_met(&self) -> bool {
+        self.same && self.seen == self.expected.len()
+    }
+}
+
+/// Whether feeding `chunks` gives exactly `expected`.
+fn gives<'c>(max: usize, chunks: impl Iterator<Item = &'c [u8]>, expected: &[Owned]) -> bool {
+    let mut expect = Expect::new(expected);
+    feed_all(max, chunks, |f| expect.frame(f));
+    expect.all_met()
+}
+
+/// Pseudo-random sizes (xorshift), from the input's seed byte.
+struct Sizes(u32);
+
+impl Sizes {
+    /// A size in `0..bound`.
+    fn next(&mut self, bound: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 17;
+        self.0 ^= self.0 << 5;
+        self.0 as usize % bound.max(1)
+    }
+}
+
+/// The stream as a pipe delivers it: reads of pseudo-random sizes, and now
+/// and then an interrupted one, which the pull reader must retry.
+struct Trickle<'a> {
+    rest: &'a [u8],
+    sizes: Sizes,
+    bound: usize,
+}
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.sizes.next(self.bound);
+        if n == 0 && !self.rest.is_empty() {
+            return Err(io::ErrorKind::Interrupted.into());
+        }
+        let n = n.min(self.rest.len()).min(buf.len());
+        let (piece, after) = self.rest.split_at(n);
+        if let Some(to) = buf.get_mut(..n) {
+            to.copy_from_slice(piece);
+        }
+        self.rest = after;
+        Ok(n)
+    }
+}
+
+/// The frames of [`Frames`] over `bytes`, read in pieces through a buffer
+/// of pseudo-random capacity (as small as one byte, so lines straddle
+/// refills), compared with `expected`.
+fn pulled_gives(max: usize, bytes: &[u8], sizes: &mut Sizes, expected: &[Owned]) -> bool {
+    let bound = 2 * max + 3;
+    let capacity = 1 + sizes.next(bound);
+    let trickle = Trickle { rest: bytes, sizes: Sizes(sizes.0 | 1), bound };
+    let mut frames = Frames::new(BufReader::with_capacity(capacity, trickle), max);
+    let mut expect = Expect::new(expected);
+    loop {
+        match frames.next_frame() {
+            Ok(Some(f)) => expect.frame(f),
+            Ok(None) => return expect.all_met(),
+            // Trickle gives no error but `Interrupted`, which is retried.
+            Err(e) => panic!("the pull reader failed on {}: {e}", shown(bytes)),
+        }
+    }
+}
+
+/// The frames of [`LineCodec`] fed `chunks` as tokio's `FramedRead` feeds
+/// it (`decode` after each chunk, `decode_eof` at the end), compared with
+/// `expected`; and the codec's buffer never holds more than the limit plus
+/// one byte once it has taken what it can.
+fn decoded_gives<'c>(max: usize, chunks: impl Iterator<Item = &'c [u8]>, expected: &[Owned]) -> bool {
+    let mut codec = LineCodec::new(max);
+    let mut buf = BytesMut::new();
+    let mut expect = Expect::new(expected);
+    let fail = |e: io::Error| -> ! { panic!("the codec failed: {e}") };
+    for chunk in chunks {
+        buf.extend_from_slice(chunk);
+        while let Some(f) = codec.decode(&mut buf).unwrap_or_else(|e| fail(e)) {
+            expect.frame(f.as_frame());
+        }
+        assert!(buf.len() <= max + 1, "the codec holds {} bytes with a limit of {max}", buf.len());
+    }
+    while let Some(f) = codec.decode_eof(&mut buf).unwrap_or_else(|e| fail(e)) {
+        expect.frame(f.as_frame());
+    }
+    expect.all_met() && buf.is_empty()
 }
 
 /// Frames checked with both backends, per input. Frames are at most 64
@@ -65,9 +172,12 @@ const PARSED_FRAMES: usize = 16;
 /// Input: one byte for the size limit, one for the chunking, then the
 /// stream. The frames are the same whether the stream arrives whole or in
 /// chunks of pseudo-random sizes (empty ones included), and its beginning
-/// the same a byte at a time; each frame is what the framing rules say; the
-/// reader never holds more than the limit plus one byte; and the first
-/// messages get the same verdict from both backends.
+/// the same a byte at a time; the pull reader (through a buffer of
+/// pseudo-random size over reads of pseudo-random size, some interrupted)
+/// and the tokio codec (fed the same chunks) give the same frames as the
+/// push reader; each frame is what the framing rules say; the push reader
+/// and the codec never hold more than the limit plus one byte; and the
+/// first messages get the same verdict from both backends.
 ///
 /// The byte-at-a-time feeding covers the first `4 * limit + 4` bytes (at
 /// least four lines of the longest kind): over the whole input it cost a
@@ -78,14 +188,11 @@ pub fn stream(input: &[u8]) {
     let max = usize::from(*max % 64) + 1;
     let whole = frames(max, core::iter::once(bytes));
 
-    let mut state = u32::from(*seed) | 1;
+    let mut sizes = Sizes(u32::from(*seed) | 1);
     let mut rest = bytes;
     let mut chunks = Vec::new();
     while !rest.is_empty() {
-        state ^= state << 13;
-        state ^= state >> 17;
-        state ^= state << 5;
-        let n = (state as usize % (2 * max + 3)).min(rest.len());
+        let n = sizes.next(2 * max + 3).min(rest.len());
         let (chunk, after) = rest.split_at(n);
         chunks.push(chunk);
         rest = after;
@@ -95,6 +202,16 @@ pub fn stream(input: &[u8]) {
         "chunking changed the frames of {}: {:?}, whole {whole:?}",
         shown(bytes),
         frames(max, chunks.iter().copied())
+    );
+    assert!(
+        pulled_gives(max, bytes, &mut sizes, &whole),
+        "the pull reader's frames differ on {} (limit {max}); the push reader's: {whole:?}",
+        shown(bytes)
+    );
+    assert!(
+        decoded_gives(max, chunks.iter().copied(), &whole),
+        "the codec's frames differ on {} (limit {max}); the push reader's: {whole:?}",
+        shown(bytes)
     );
     let head = bytes.get(..4 * max + 4).unwrap_or(bytes);
     let head_whole;
@@ -142,5 +259,44 @@ mod tests {
         assert!(!gives(16, text.chunks(3), &whole[..1]), "a missing frame");
         assert!(!gives(16, b"{\"a\":1}\n{\"b\":3}\n".chunks(1), &whole), "other bytes");
         assert!(!gives(4, text.chunks(1), &whole), "oversized frames");
+    }
+
+    #[test]
+    fn the_pull_reader_and_the_codec_are_held_to_the_push_readers_frames() {
+        let text = b"{\"a\":1}\r\n\n   \n{\"bb\":22}\n0123456789abcdef\n{}";
+        for max in [4, 8, 16] {
+            let whole = frames(max, core::iter::once(&text[..]));
+            let mut wrong = whole.clone();
+            match wrong.first_mut() {
+                Some(Owned::Message { line, .. } | Owned::Oversized { line, .. }) => *line += 1,
+                None => unreachable!("the text has frames"),
+            }
+            for seed in 1..50 {
+                let mut sizes = Sizes(seed);
+                assert!(pulled_gives(max, text, &mut sizes, &whole), "pull, limit {max}, seed {seed}");
+                assert!(!pulled_gives(max, text, &mut Sizes(seed), &wrong), "pull sees a wrong line number");
+                let chunks: Vec<&[u8]> = text.chunks(1 + seed as usize % 5).collect();
+                assert!(decoded_gives(max, chunks.iter().copied(), &whole), "codec, limit {max}, seed {seed}");
+                assert!(!decoded_gives(max, chunks.iter().copied(), &whole[1..]), "codec sees an extra frame");
+            }
+        }
+    }
+
+    #[test]
+    fn trickled_reads_are_sometimes_interrupted_and_lose_nothing() {
+        let text: Vec<u8> = (0..=255u8).collect();
+        let mut trickle = Trickle { rest: &text, sizes: Sizes(7), bound: 9 };
+        let (mut read, mut interrupted) = (Vec::new(), 0);
+        let mut buf = [0u8; 16];
+        loop {
+            match trickle.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => read.extend_from_slice(&buf[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => interrupted += 1,
+                Err(e) => panic!("{e}"),
+            }
+        }
+        assert_eq!(read, text);
+        assert!(interrupted > 0);
     }
 }

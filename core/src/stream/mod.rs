@@ -193,7 +193,7 @@ impl Line {
     /// The line ends with `tail` (the bytes before its `\n` not yet held):
     /// what it is, and the next line begins. When nothing was held, a
     /// message stays in `tail` (no copy); otherwise it is left whole in
-    /// [`Line::held`].
+    /// [`Line::held`]. Anything else leaves nothing held.
     pub(crate) fn end(&mut self, tail: &[u8]) -> Ended {
         let (line, offset) = (self.number, self.offset);
         let (len, judged, held) = if self.is_empty() {
@@ -207,7 +207,17 @@ impl Line {
             (len, Judged::Oversized, true)
         } else {
             self.partial.extend_from_slice(tail);
-            (self.partial.len() as u64, judge(&self.partial, self.max_size), true)
+            let len = self.partial.len() as u64;
+            let judged = judge(&self.partial, self.max_size);
+            // Only a message's bytes are still wanted (until its frame is
+            // handed out). A line of exactly the limit plus one byte, held
+            // and then judged too long, used to stay here: the pull reader,
+            // which clears only after messages, counted it into the next
+            // line or emitted it again at the end.
+            if !matches!(judged, Judged::Message(_)) {
+                self.partial.clear();
+            }
+            (len, judged, true)
         };
         self.number += 1;
         self.offset += len + 1;

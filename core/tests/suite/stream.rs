@@ -127,6 +127,29 @@ fn pulled_frames_are_the_pushed_frames_whatever_the_reader_s_buffer() {
 }
 
 #[test]
+fn a_line_one_byte_over_the_limit_held_across_reads_leaves_nothing_behind() {
+    // Five bytes under a limit of four: held whole (the limit plus one byte
+    // is kept, for a `\r`), then judged too long. In the pull reader such a
+    // line once stayed held: the next line's length and every later offset
+    // counted it, and at the end of input it came out again as a frame.
+    let input = b"12345\n{}\n123\r\n54321";
+    let pushed = frames(4, &[input]);
+    assert_eq!(
+        pushed,
+        [
+            Owned::Oversized(1, 0, 5),
+            Owned::Message(2, 6, b"{}".to_vec()),
+            Owned::Message(3, 9, b"123".to_vec()),
+            Owned::Oversized(4, 14, 5)
+        ]
+    );
+    for capacity in 1..=input.len() {
+        assert_eq!(pulled(4, capacity, input), pushed, "capacity {capacity}");
+    }
+    assert_eq!(pulled(1, 1, b"u\0\n"), [Owned::Oversized(1, 0, 2)], "the fuzzer's minimised input");
+}
+
+#[test]
 fn a_pull_loop_can_stop_early_and_give_the_reader_back_after_the_last_frame() {
     fn first_message(input: &[u8]) -> std::io::Result<(Vec<u8>, usize)> {
         let mut frames = Frames::new(input, 64);
