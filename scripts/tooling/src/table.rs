@@ -26,9 +26,16 @@ pub fn render(results: &Results) -> String {
     let m = &results.meta;
     let commit = if m.commit.is_empty() { "working tree" } else { m.commit.as_str() };
     let cores = m.cores.map_or("?".to_owned(), |c| c.to_string());
+    // Each bench's median is over its rounds, and its rounds' medians are
+    // what `collect` kept: say how many, rather than "one run" for three.
+    let rounds = results.time.values().map(|t| t.rounds.len()).max().unwrap_or(0);
+    let medians = match rounds {
+        0 | 1 => "Medians of one run".to_owned(),
+        n => format!("Medians of {n} rounds (each bench: the median of its rounds' medians)"),
+    };
     let mut lines = vec![
         format!("Machine: {}, {cores} cores; {}; commit {commit}.", m.cpu, m.date),
-        "Medians of one run; ratios are to mcp-envelope-serde in the same group and run.".to_owned(),
+        format!("{medians}; ratios are to mcp-envelope-serde in the same group and run."),
         String::new(),
         "| group | contender | median | throughput | vs ours (serde) | reads differently |".to_owned(),
         "|---|---|---|---|---|---|".to_owned(),
@@ -103,6 +110,17 @@ mod tests {
             ),
             "{table}"
         );
+    }
+
+    #[test]
+    fn the_header_says_how_many_rounds_the_medians_are_of() {
+        let mut r = Results::default();
+        r.time.insert("realistic-small/mcp-envelope-serde".into(), timing(1000.0, 1e3));
+        assert!(render(&r).contains("Medians of one run;"));
+        let three = Timing { rounds: vec![900.0, 1000.0, 1300.0], ..timing(1000.0, 1e3) };
+        r.time.insert("realistic-small/mcp-envelope-serde".into(), three);
+        let table = render(&r);
+        assert!(table.contains("Medians of 3 rounds") && !table.contains("one run"), "{table}");
     }
 
     #[test]
