@@ -216,16 +216,23 @@ mod tests {
         Options { threshold: 5.0, noise: 3.0, provenance: Provenance::SameSession }
     }
 
+    const SMALL: &str = "instructions/mcp_envelope_serde/realistic_small";
+
+    /// A base and a head run with one instruction count each.
+    fn counted(base: u64, head: u64) -> (Results, Results) {
+        let (mut b, mut h) = (Results::default(), Results::default());
+        b.instructions.insert(SMALL.into(), base);
+        h.instructions.insert(SMALL.into(), head);
+        (b, h)
+    }
+
     #[test]
     fn an_instruction_regression_beyond_the_threshold_is_slower_and_fails() {
-        let mut base = Results::default();
-        let mut head = Results::default();
-        base.instructions.insert("instructions/mcp_envelope_serde/realistic_small".into(), 1_000_000);
-        head.instructions.insert("instructions/mcp_envelope_serde/realistic_small".into(), 1_150_000);
+        let (base, mut head) = counted(1_000_000, 1_150_000);
         let c = compare(&base, &head, &options());
-        assert_eq!(c.regressions, ["instructions/mcp_envelope_serde/realistic_small: +15.00 % instructions"]);
+        assert_eq!(c.regressions, [format!("{SMALL}: +15.00 % instructions")]);
         assert!(c.report.contains("| 1,000,000 | 1,150,000 | 1.1500 | **slower** |"), "{}", c.report);
-        head.instructions.insert("instructions/mcp_envelope_serde/realistic_small".into(), 1_040_000);
+        head.instructions.insert(SMALL.into(), 1_040_000);
         assert!(compare(&base, &head, &options()).regressions.is_empty());
     }
 
@@ -263,10 +270,7 @@ mod tests {
 
     #[test]
     fn a_report_without_rounds_says_the_wall_clock_was_not_measured() {
-        let mut base = Results::default();
-        let mut head = Results::default();
-        base.instructions.insert("instructions/mcp_envelope_serde/realistic_small".into(), 1_000_000);
-        head.instructions.insert("instructions/mcp_envelope_serde/realistic_small".into(), 1_200_000);
+        let (base, head) = counted(1_000_000, 1_200_000);
         let c = compare(&base, &head, &options());
         assert!(c.report.contains("## Wall clock\n\nNot measured in either run"), "{}", c.report);
         assert!(!c.report.contains("alternating rounds"), "{}", c.report);
