@@ -37,6 +37,7 @@ while [ $# -gt 0 ]; do
     *) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
+[ "$rounds" -ge 1 ] || { echo "bench.sh: --rounds takes 1 or more (instruction counts alone: bench-compare.sh --rounds 0)" >&2; exit 2; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 

@@ -18,6 +18,7 @@ expect_usage_error fuzz.sh --table
 expect_usage_error fuzz-coverage.sh --table
 expect_usage_error bench.sh --rounds
 expect_usage_error bench.sh --rounds x
+expect_usage_error bench.sh --rounds 0
 expect_usage_error bench.sh --out
 expect_usage_error workbench.sh --fuzz-time
 expect_usage_error workbench.sh --baseline
