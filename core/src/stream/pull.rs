@@ -106,10 +106,8 @@ impl<R: BufRead> Frames<R> {
                     self.reader.consume(used);
                     return Ok(Some(Frame::Oversized { line, offset, len: ended.len }));
                 }
-                Judged::Blank => {
-                    self.reader.consume(used);
-                    self.line.clear();
-                }
+                // `Line::end` has already dropped whatever a blank line held.
+                Judged::Blank => self.reader.consume(used),
             }
         }
         Ok(None)
