@@ -7,6 +7,10 @@
 #   scripts/fuzz.sh [--time SECONDS] [--jobs N] [--max-len BYTES] [--table FILE] [--no-cmin] [TARGET...]
 #
 # Defaults: 60 seconds per target, 1 job, every target of fuzz/Cargo.toml.
+# Each target is built with AddressSanitizer unless fuzz/Cargo.toml names
+# another sanitizer for it (`structured` runs without one); the corpus of
+# such a target is replayed under AddressSanitizer after its run, and a
+# failure there fails the target like a failure while fuzzing.
 # With --jobs N > 1, libFuzzer's fork mode runs N processes per target;
 # crashes, timeouts and running out of memory stop it, as in one process.
 # Every target runs even when an earlier one failed; the exit status is 1 if
@@ -36,7 +40,7 @@ while [ $# -gt 0 ]; do
     --max-len) option_value fuzz.sh "$1" "${2:-}" whole; max_len="$2"; shift 2 ;;
     --table) option_value fuzz.sh "$1" "${2:-}"; table_out="$2"; shift 2 ;;
     --no-cmin) cmin=0; shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -64,8 +68,31 @@ mkdir -p "$logs"
 # shellcheck source=scripts/lib/fuzz-corpus.sh
 source scripts/lib/fuzz-corpus.sh
 
+declare -A sanitizer
+while IFS=$'\t' read -r name chosen; do sanitizer[$name]=$chosen; done < <(fuzz_target_sanitizers)
+
+# A target on another sanitizer is built into a folder of its own under
+# cargo's target folder for fuzz/ (wherever CARGO_TARGET_DIR puts it), so
+# the two builds do not rebuild each other's dependencies.
+cargo +nightly metadata --manifest-path fuzz/Cargo.toml --format-version 1 --no-deps > "$logs/fuzz-metadata.json"
+fuzz_target_dir=$(tool target-dir "$logs/fuzz-metadata.json")
+
+# Sets `flags` to the options of every cargo fuzz command for target $1.
+flags_for() {
+  flags=(-O --debug-assertions)
+  local chosen=${sanitizer[$1]:-address}
+  [ "$chosen" = address ] || flags+=(--sanitizer "$chosen" --target-dir "$fuzz_target_dir/sanitizer-$chosen")
+}
+
 echo "== building the fuzz targets" >&2
+# Every target with AddressSanitizer: the others replay their corpora on it.
 cargo +nightly fuzz build -O --debug-assertions >&2
+for target in "${targets[@]}"; do
+  [ "${sanitizer[$target]:-address}" = address ] && continue
+  echo "== building $target with sanitizer ${sanitizer[$target]}" >&2
+  flags_for "$target"
+  cargo +nightly fuzz build "${flags[@]}" "$target" >&2
+done
 
 # What a failed run said: the panic message with all its lines (up to
 # Rust's "note:" line), else libFuzzer's own error line.
@@ -77,17 +104,58 @@ panic_message() {
   printf '%s' "${text:-failure (no panic message in the log)}"
 }
 
-declare -A runs execs cov corpus_size failures
+# Records a failure of target $1 whose libFuzzer log is $2 (exit status
+# $3): says what failed, minimises the input into fuzz/regressions/<target>/
+# and adds its note. The cargo fuzz options are those in `flags`, the ones
+# the failing run had.
+record_failure() {
+  local target=$1 log=$2 rc=$3 artifact what minimised name said notes
+  status=1
+  failures[$target]=1
+  artifact=$(grep -oE 'fuzz/artifacts/[^ ]+' "$log" | tail -1 || true)
+  # No artifact (the target did not build, say) must not end the script.
+  [ -n "$artifact" ] || artifact=$(grep -oE "Test unit written to [^ ]+" "$log" | tail -1 | awk '{print $5}' || true)
+  what=$(panic_message "$log")
+  grep -q "^error: could not compile" "$log" && what="the target did not build: $(grep -m1 '^error' "$log")"
+  echo "!! $target failed (exit status $rc): $what" >&2
+  [ -n "$artifact" ] && [ -f "$artifact" ] || return 0
+  echo "== minimising $artifact" >&2
+  cargo +nightly fuzz tmin "${flags[@]}" "$target" "$artifact" -- -runs=2000 > "$logs/$target.tmin.log" 2>&1 || true
+  minimised=$(grep -oE 'fuzz/artifacts/[^ ]*minimized[^ ]*' "$logs/$target.tmin.log" | tail -1 || true)
+  [ -n "$minimised" ] && [ -f "$minimised" ] || minimised=$artifact
+  mkdir -p "fuzz/regressions/$target"
+  name="$(date -u +%Y%m%d)-$(git hash-object "$minimised" | cut -c1-12)"
+  cp "$minimised" "fuzz/regressions/$target/$name"
+  # The note quotes the minimised input and what the check said about
+  # it (the whole panic message: a disagreement names both verdicts).
+  cargo +nightly fuzz run "${flags[@]}" "$target" "fuzz/regressions/$target/$name" \
+    > "$logs/$target.replay.log" 2>&1 || true
+  said=$(panic_message "$logs/$target.replay.log")
+  [ "$said" != "failure (no panic message in the log)" ] || said=$what
+  notes="fuzz/regressions/$target/NOTES.md"
+  [ -f "$notes" ] || printf '# Regressions for %s\n\nEach file is an input that once failed; `cargo test` replays it.\n\n' "$target" > "$notes"
+  {
+    printf -- '- `%s` (found by scripts/fuzz.sh on %s): input `%s`\n\n' "$name" "$(date -u +%Y-%m-%d)" \
+      "$(head -c 300 "fuzz/regressions/$target/$name" | cat -v | sed ':a;N;$!ba;s/\n/\\n/g')"
+    printf '%s\n' "$said" | sed 's/^/      /'
+    echo
+  } >> "$notes"
+  echo "== saved fuzz/regressions/$target/$name; reproduce: cargo +nightly fuzz run $target fuzz/regressions/$target/$name" >&2
+}
+
+declare -A runs execs cov corpus_size failures sanitizer_note
 status=0
 for target in "${targets[@]}"; do
   prepare_corpus "$target"
   log="$logs/$target.log"
-  echo "== fuzzing $target for ${time_budget}s ($jobs job(s)); log: $log" >&2
+  chosen=${sanitizer[$target]:-address}
+  echo "== fuzzing $target for ${time_budget}s ($jobs job(s), sanitizer $chosen); log: $log" >&2
   fork=()
   # Fork mode ignores timeouts and running out of memory unless told not to.
   [ "$jobs" -gt 1 ] && fork=(-fork="$jobs" -ignore_crashes=0 -ignore_timeouts=0 -ignore_ooms=0)
+  flags_for "$target"
   set +e
-  cargo +nightly fuzz run -O --debug-assertions "$target" "fuzz/corpus/$target" -- \
+  cargo +nightly fuzz run "${flags[@]}" "$target" "fuzz/corpus/$target" -- \
     -dict=fuzz/mcp.dict -max_total_time="$time_budget" -max_len="$max_len" -timeout=10 \
     -rss_limit_mb=4096 -print_final_stats=1 "${fork[@]}" > "$log" 2>&1
   rc=$?
@@ -101,53 +169,48 @@ for target in "${targets[@]}"; do
     runs[$target]="unread"; execs[$target]="unread"; cov[$target]="unread"
   fi
   failures[$target]=0
-  if [ "$rc" -ne 0 ]; then
-    status=1
-    failures[$target]=1
-    artifact=$(grep -oE 'fuzz/artifacts/[^ ]+' "$log" | tail -1 || true)
-    # No artifact (the target did not build, say) must not end the script.
-    [ -n "$artifact" ] || artifact=$(grep -oE "Test unit written to [^ ]+" "$log" | tail -1 | awk '{print $5}' || true)
-    what=$(panic_message "$log")
-    grep -q "^error: could not compile" "$log" && what="the target did not build: $(grep -m1 '^error' "$log")"
-    echo "!! $target failed (exit status $rc): $what" >&2
-    if [ -n "$artifact" ] && [ -f "$artifact" ]; then
-      echo "== minimising $artifact" >&2
-      cargo +nightly fuzz tmin -O --debug-assertions "$target" "$artifact" -- -runs=2000 > "$logs/$target.tmin.log" 2>&1 || true
-      minimised=$(grep -oE 'fuzz/artifacts/[^ ]*minimized[^ ]*' "$logs/$target.tmin.log" | tail -1 || true)
-      [ -n "$minimised" ] && [ -f "$minimised" ] || minimised=$artifact
-      mkdir -p "fuzz/regressions/$target"
-      name="$(date -u +%Y%m%d)-$(git hash-object "$minimised" | cut -c1-12)"
-      cp "$minimised" "fuzz/regressions/$target/$name"
-      # The note quotes the minimised input and what the check said about
-      # it (the whole panic message: a disagreement names both verdicts).
-      cargo +nightly fuzz run -O --debug-assertions "$target" "fuzz/regressions/$target/$name" \
-        > "$logs/$target.replay.log" 2>&1 || true
-      said=$(panic_message "$logs/$target.replay.log")
-      [ "$said" != "failure (no panic message in the log)" ] || said=$what
-      notes="fuzz/regressions/$target/NOTES.md"
-      [ -f "$notes" ] || printf '# Regressions for %s\n\nEach file is an input that once failed; `cargo test` replays it.\n\n' "$target" > "$notes"
-      {
-        printf -- '- `%s` (found by scripts/fuzz.sh on %s): input `%s`\n\n' "$name" "$(date -u +%Y-%m-%d)" \
-          "$(head -c 300 "fuzz/regressions/$target/$name" | cat -v | sed ':a;N;$!ba;s/\n/\\n/g')"
-        printf '%s\n' "$said" | sed 's/^/      /'
-        echo
-      } >> "$notes"
-      echo "== saved fuzz/regressions/$target/$name; reproduce: cargo +nightly fuzz run $target fuzz/regressions/$target/$name" >&2
-    fi
-  fi
+  [ "$rc" -eq 0 ] || record_failure "$target" "$log" "$rc"
   if [ "$cmin" = 1 ]; then
     echo "== minimising the corpus of $target" >&2
-    cargo +nightly fuzz cmin -O --debug-assertions "$target" "fuzz/corpus/$target" -- -max_len="$max_len" \
+    cargo +nightly fuzz cmin "${flags[@]}" "$target" "fuzz/corpus/$target" -- -max_len="$max_len" \
       > "$logs/$target.cmin.log" 2>&1 || true
+  fi
+  sanitizer_note[$target]=$chosen
+  if [ "$chosen" != address ] && [ "${failures[$target]}" = 0 ]; then
+    # Every input the run kept, once more under AddressSanitizer: what it
+    # would have caught in the code those inputs reach is caught here.
+    replay_log="$logs/$target.address.log"
+    echo "== replaying the corpus of $target under AddressSanitizer; log: $replay_log" >&2
+    flags=(-O --debug-assertions)
+    set +e
+    cargo +nightly fuzz run "${flags[@]}" "$target" "fuzz/corpus/$target" -- \
+      -runs=0 -max_len="$max_len" -timeout=10 -rss_limit_mb=4096 > "$replay_log" 2>&1
+    rc=$?
+    set -e
+    # Its INITED line: how many runs, and the edges the corpus reaches in
+    # the AddressSanitizer build (comparable with the other targets'
+    # figures, where the run's own edge count is not: the builds instrument
+    # different code).
+    inited=$(grep -E '^#[0-9]+[[:space:]]+INITED .*cov: [0-9]+' "$replay_log" | tail -1 || true)
+    replayed=$(awk '{print substr($1, 2)}' <<< "$inited")
+    replay_cov=$(grep -oE 'cov: [0-9]+' <<< "$inited" | grep -oE '[0-9]+' || true)
+    if [ "$rc" -ne 0 ]; then
+      record_failure "$target" "$replay_log" "$rc"
+    elif [ -z "$replayed" ] || [ -z "$replay_cov" ]; then
+      echo "fuzz.sh: no INITED line in $replay_log: cannot tell that the corpus was replayed" >&2
+      status=1
+      failures[$target]=1
+    fi
+    sanitizer_note[$target]="$chosen; corpus replayed under address: ${replayed:-unread} runs, ${replay_cov:-unread} edges"
   fi
   corpus_size[$target]=$(find "fuzz/corpus/$target" -type f | wc -l)
 done
 
 table() {
-  echo "| target | runs | execs/s | coverage edges | corpus size | failures |"
-  echo "|---|---|---|---|---|---|"
+  echo "| target | runs | execs/s | coverage edges | corpus size | failures | sanitizer |"
+  echo "|---|---|---|---|---|---|---|"
   for target in "${targets[@]}"; do
-    echo "| $target | ${runs[$target]} | ${execs[$target]} | ${cov[$target]} | ${corpus_size[$target]} | ${failures[$target]} |"
+    echo "| $target | ${runs[$target]} | ${execs[$target]} | ${cov[$target]} | ${corpus_size[$target]} | ${failures[$target]} | ${sanitizer_note[$target]} |"
   done
 }
 echo

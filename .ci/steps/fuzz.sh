@@ -22,6 +22,13 @@ scripts/fuzz.sh --time "${FUZZ_SMOKE_SECONDS:-10}" --no-cmin --table "$tables/si
 cat "$tables/single.md"
 want=$(fuzz_targets | wc -l)
 [ "$(ran_rows "$tables/single.md")" -eq "$want" ] || { echo "fuzz smoke: not every target ran" >&2; exit 1; }
+# A target fuzzed without AddressSanitizer must show its corpus replayed
+# under it, with figures read from that replay.
+while IFS=$'\t' read -r target sanitizer; do
+  [ "$sanitizer" = address ] && continue
+  grep -qE "^\| $target \|.*\| $sanitizer; corpus replayed under address: [1-9][0-9]* runs, [1-9][0-9]* edges \|$" \
+    "$tables/single.md" || { echo "fuzz smoke: $target's corpus was not replayed under AddressSanitizer" >&2; exit 1; }
+done < <(fuzz_target_sanitizers)
 
 # Fork mode, as the nightly job runs it: both targets must run and report.
 scripts/fuzz.sh --time 5 --jobs 2 --no-cmin --table "$tables/fork.md" parse_serde differential

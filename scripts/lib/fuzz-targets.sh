@@ -9,6 +9,13 @@ fuzz_targets() {
   tool fuzz-targets
 }
 
+# Every fuzz target, a tab, and the sanitizer it is built with (`address`
+# unless fuzz/Cargo.toml's [package.metadata.mcp-envelope.sanitizer] names
+# another).
+fuzz_target_sanitizers() {
+  tool fuzz-targets --sanitizer
+}
+
 # Prints "RUNS EXECS_PER_SEC COVERAGE" from a libFuzzer log, or fails with a
 # message. Both modes end with a status line starting `#<runs>` that holds
 # `cov:` and `exec/s:` (one process: `#N DONE cov: ...`; fork mode, which

@@ -103,8 +103,13 @@ enum Command {
         #[arg(long)]
         logs: PathBuf,
     },
-    /// The fuzz targets, one per line, from fuzz/Cargo.toml.
-    FuzzTargets,
+    /// The fuzz targets, one per line, from fuzz/Cargo.toml; with
+    /// `--sanitizer`, each followed by a tab and the sanitizer it is built
+    /// with (`address`, or what the manifest's metadata names).
+    FuzzTargets {
+        #[arg(long)]
+        sanitizer: bool,
+    },
     /// What each step needs, found or missing, as a Markdown table; with
     /// `--require`, exits 1 unless every named tool is there.
     Prerequisites {
@@ -259,9 +264,13 @@ fn run(command: Command) -> Result<u8, String> {
             print!("{section}");
             return Ok(u8::from(!ok));
         }
-        Command::FuzzTargets => {
+        Command::FuzzTargets { sanitizer } => {
             for target in targets::from_repository(&root())? {
-                println!("{target}");
+                if sanitizer {
+                    println!("{}\t{}", target.name, target.sanitizer);
+                } else {
+                    println!("{}", target.name);
+                }
             }
         }
         Command::Prerequisites { require } => {

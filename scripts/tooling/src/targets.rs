@@ -1,5 +1,8 @@
-//! The one list of fuzz targets: the `[[bin]]` entries of fuzz/Cargo.toml.
+//! The one list of fuzz targets: the `[[bin]]` entries of fuzz/Cargo.toml,
+//! each with the sanitizer it is built with (AddressSanitizer unless
+//! `[package.metadata.mcp-envelope.sanitizer]` names another).
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -8,6 +11,8 @@ use serde::Deserialize;
 struct Manifest {
     #[serde(default)]
     bin: Vec<Bin>,
+    #[serde(default)]
+    package: Package,
 }
 
 #[derive(Deserialize)]
@@ -15,15 +20,63 @@ struct Bin {
     name: String,
 }
 
-pub fn fuzz_targets(manifest: &str) -> Result<Vec<String>, String> {
+#[derive(Deserialize, Default)]
+struct Package {
+    #[serde(default)]
+    metadata: Metadata,
+}
+
+#[derive(Deserialize, Default)]
+struct Metadata {
+    #[serde(default, rename = "mcp-envelope")]
+    project: Project,
+}
+
+#[derive(Deserialize, Default)]
+struct Project {
+    #[serde(default)]
+    sanitizer: BTreeMap<String, String>,
+}
+
+/// A fuzz target and the sanitizer `cargo fuzz --sanitizer` builds it with.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Target {
+    pub name: String,
+    pub sanitizer: String,
+}
+
+/// cargo-fuzz's default, for every target the manifest does not name.
+const DEFAULT_SANITIZER: &str = "address";
+/// What `cargo fuzz --sanitizer` accepts.
+const SANITIZERS: [&str; 5] = ["address", "leak", "memory", "thread", "none"];
+
+pub fn fuzz_targets(manifest: &str) -> Result<Vec<Target>, String> {
     let manifest: Manifest = toml::from_str(manifest).map_err(|e| e.to_string())?;
     if manifest.bin.is_empty() {
         return Err("no [[bin]] target".to_owned());
     }
-    Ok(manifest.bin.into_iter().map(|b| b.name).collect())
+    let chosen = manifest.package.metadata.project.sanitizer;
+    // A misspelt name or sanitizer must not quietly leave a target on the
+    // default: say which entry is wrong.
+    for (name, sanitizer) in &chosen {
+        if !manifest.bin.iter().any(|b| &b.name == name) {
+            return Err(format!("sanitizer chosen for {name}, which is not a [[bin]] target"));
+        }
+        if !SANITIZERS.contains(&sanitizer.as_str()) {
+            return Err(format!("sanitizer {sanitizer:?} for {name}: cargo fuzz knows {}", SANITIZERS.join(", ")));
+        }
+    }
+    Ok(manifest
+        .bin
+        .into_iter()
+        .map(|b| {
+            let sanitizer = chosen.get(&b.name).map_or(DEFAULT_SANITIZER, String::as_str).to_owned();
+            Target { name: b.name, sanitizer }
+        })
+        .collect())
 }
 
-pub fn from_repository(root: &Path) -> Result<Vec<String>, String> {
+pub fn from_repository(root: &Path) -> Result<Vec<Target>, String> {
     let path = root.join("fuzz/Cargo.toml");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     fuzz_targets(&text).map_err(|e| format!("{}: {e}", path.display()))
@@ -36,10 +89,37 @@ mod tests {
     #[test]
     fn the_targets_are_the_fuzz_crate_s_binaries_in_order() {
         let targets = from_repository(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."));
-        assert_eq!(
-            targets,
-            Ok(["parse_serde", "parse_simd", "differential", "structured", "stream", "ids"].map(String::from).to_vec())
-        );
+        let names: Vec<String> = targets.iter().flatten().map(|t| t.name.clone()).collect();
+        assert_eq!(names, ["parse_serde", "parse_simd", "differential", "structured", "stream", "ids"]);
         assert!(fuzz_targets("[package]\nname = \"x\"\n").is_err());
+    }
+
+    #[test]
+    fn only_structured_runs_without_address_sanitizer() {
+        let targets = from_repository(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")).unwrap_or_default();
+        let without: Vec<&str> = targets.iter().filter(|t| t.sanitizer != "address").map(|t| t.name.as_str()).collect();
+        assert_eq!(without, ["structured"]);
+        assert!(targets.iter().all(|t| t.sanitizer == "address" || t.sanitizer == "none"));
+    }
+
+    const TWO: &str = "[[bin]]\nname = \"a\"\n[[bin]]\nname = \"b\"\n";
+
+    #[test]
+    fn a_target_not_named_in_the_metadata_keeps_address_sanitizer() {
+        let manifest = format!("[package.metadata.mcp-envelope.sanitizer]\nb = \"none\"\n{TWO}");
+        let got = fuzz_targets(&manifest);
+        let want = vec![
+            Target { name: "a".into(), sanitizer: "address".into() },
+            Target { name: "b".into(), sanitizer: "none".into() },
+        ];
+        assert_eq!(got, Ok(want));
+    }
+
+    #[test]
+    fn a_misspelt_target_or_sanitizer_is_an_error() {
+        let unknown_target = format!("[package.metadata.mcp-envelope.sanitizer]\nc = \"none\"\n{TWO}");
+        assert!(fuzz_targets(&unknown_target).is_err_and(|e| e.contains("c, which is not")));
+        let unknown_sanitizer = format!("[package.metadata.mcp-envelope.sanitizer]\na = \"nope\"\n{TWO}");
+        assert!(fuzz_targets(&unknown_sanitizer).is_err_and(|e| e.contains("\"nope\"")));
     }
 }
