@@ -202,6 +202,7 @@ for target in "${targets[@]}"; do
       failures[$target]=1
     fi
     sanitizer_note[$target]="$chosen; corpus replayed under address: ${replayed:-unread} runs, ${replay_cov:-unread} edges"
+    [ "$rc" -eq 0 ] || sanitizer_note[$target]="$chosen; corpus replay under address failed: $replay_log"
   fi
   corpus_size[$target]=$(find "fuzz/corpus/$target" -type f | wc -l)
 done
