@@ -70,6 +70,7 @@ source scripts/lib/fuzz-corpus.sh
 
 declare -A sanitizer
 while IFS=$'\t' read -r name chosen; do sanitizer[$name]=$chosen; done < <(fuzz_target_sanitizers)
+[ ${#sanitizer[@]} -eq ${#all_targets[@]} ] || { echo "fuzz.sh: could not read each target's sanitizer from fuzz/Cargo.toml" >&2; exit 2; }
 
 # A target on another sanitizer is built into a folder of its own under
 # cargo's target folder for fuzz/ (wherever CARGO_TARGET_DIR puts it), so
