@@ -45,13 +45,19 @@ impl sealed::Sealed for SimdJson {
     fn tokenise(&mut self, text: &str, limits: &Limits, tape: &mut Tape) -> Result<(), Declined> {
         let len = text.len();
         self.copy.clear();
+        // Room for the padding first: growing past the text afterwards
+        // would double the copy's capacity.
+        self.copy.reserve(len + simd_json::INPUT_PADDING);
         self.copy.extend_from_slice(text.as_bytes());
         self.copy.resize(len + simd_json::INPUT_PADDING, b' ');
 
         let depth = limits.max_depth;
         let buffers = match &mut self.buffers {
             Some((made_for, buffers)) if *made_for == depth => buffers,
-            slot => &mut slot.insert((depth, simd_json::Buffers::with_max_depth(len, depth))).1,
+            // Sized for no input: `fill_tape_padded` grows what it uses, and
+            // a size here would also allocate the input buffer it never
+            // uses (the parse is in `copy`), a second copy of the message.
+            slot => &mut slot.insert((depth, simd_json::Buffers::with_max_depth(0, depth))).1,
         };
         let mut simd_tape = self.tape.take().unwrap_or_else(simd_json::Tape::null).reset();
         let parsed = simd_json::fill_tape_padded(&mut self.copy, len, buffers, &mut simd_tape);
