@@ -49,7 +49,7 @@ impl sealed::Sealed for SimdJson {
         // would double the copy's capacity.
         self.copy.reserve(len + simd_json::INPUT_PADDING);
         self.copy.extend_from_slice(text.as_bytes());
-        self.copy.resize(len + simd_json::INPUT_PADDING, b' ');
+        self.copy.extend_from_slice(&[b' '; simd_json::INPUT_PADDING]);
 
         let depth = limits.max_depth;
         let buffers = match &mut self.buffers {
