@@ -36,7 +36,7 @@ while [ $# -gt 0 ]; do
     --filter) option_value bench-compare.sh "$1" "${2:-}"; filter="$2"; shift 2 ;;
     --no-instructions) instructions=0; shift ;;
     --out) option_value bench-compare.sh "$1" "${2:-}"; out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) script_help "$0"; exit 0 ;;
     -*) echo "bench-compare.sh: unknown option $1" >&2; exit 2 ;;
     *) positional+=("$1"); shift ;;
   esac

@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
     --no-instructions) instructions=0; shift ;;
     --out) option_value bench.sh "$1" "${2:-}"; out="$2"; shift 2 ;;
     --rounds) option_value bench.sh "$1" "${2:-}" whole; rounds="$2"; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) script_help "$0"; exit 0 ;;
     *) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done

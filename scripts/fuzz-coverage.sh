@@ -17,7 +17,7 @@ targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --table) option_value fuzz-coverage.sh "$1" "${2:-}"; table_out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    -h|--help) script_help "$0"; exit 0 ;;
     -*) echo "fuzz-coverage.sh: unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac

@@ -2,7 +2,8 @@
 # Runs the fuzz targets on nightly with the dictionary; on a failure,
 # minimises the input into fuzz/regressions/<target>/ with a note, and exits
 # non-zero. Ends with a table: target, runs, execs/s, coverage edges, corpus
-# size, failures.
+# size, failures, sanitizer (with the AddressSanitizer replay's figures for
+# a target built without it).
 #
 #   scripts/fuzz.sh [--time SECONDS] [--jobs N] [--max-len BYTES] [--table FILE] [--no-cmin] [TARGET...]
 #
@@ -40,7 +41,7 @@ while [ $# -gt 0 ]; do
     --max-len) option_value fuzz.sh "$1" "${2:-}" whole; max_len="$2"; shift 2 ;;
     --table) option_value fuzz.sh "$1" "${2:-}"; table_out="$2"; shift 2 ;;
     --no-cmin) cmin=0; shift ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) script_help "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac

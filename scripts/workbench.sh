@@ -38,7 +38,7 @@ while [ $# -gt 0 ]; do
     --out) option_value workbench.sh "$1" "${2:-}"; out="$2"; shift 2 ;;
     --baseline) option_value workbench.sh "$1" "${2:-}"; baseline="$2"; shift 2 ;;
     --save-baseline) option_value workbench.sh "$1" "${2:-}"; save_as="$2"; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) script_help "$0"; exit 0 ;;
     *) echo "workbench: unknown option $1" >&2; exit 2 ;;
   esac
 done

@@ -28,4 +28,13 @@ expect_usage_error bench-compare.sh HEAD --threshold
 # Instruction counts only (--rounds 0) is a comparison; with them off too,
 # nothing would be measured.
 expect_usage_error bench-compare.sh HEAD --rounds 0 --no-instructions
-echo "option values: every script refuses a missing or malformed one"
+# --help prints the script's opening comment and nothing of its code.
+for script in bench-compare.sh bench.sh fuzz-coverage.sh fuzz.sh workbench.sh; do
+  help=$("scripts/$script" --help) || { echo "$script --help: exit status $?" >&2; exit 1; }
+  if [ "$(wc -l <<< "$help")" -lt 3 ] || grep -qE '^(set -|cd |source |#)' <<< "$help"; then
+    echo "$script --help: not just its opening comment:" >&2
+    echo "$help" >&2
+    exit 1
+  fi
+done
+echo "option values: every script refuses a missing or malformed one; --help gives each one's usage"

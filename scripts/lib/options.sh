@@ -13,3 +13,10 @@ option_value() {
     number) [[ $value =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "$script: $option takes a number, not '$value'" >&2; exit 2; } ;;
   esac
 }
+
+# `script_help SCRIPT` prints the script's opening comment (from line 2 to
+# the first line that is not a comment) without its `# `: the help text
+# ends where the comment does, however long it grows.
+script_help() {
+  awk 'NR == 1 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$1"
+}
