@@ -79,20 +79,21 @@ while IFS=$'\t' read -r name chosen; do sanitizer[$name]=$chosen; done < <(fuzz_
 cargo +nightly metadata --manifest-path fuzz/Cargo.toml --format-version 1 --no-deps > "$logs/fuzz-metadata.json"
 fuzz_target_dir=$(tool target-dir "$logs/fuzz-metadata.json")
 
-# Sets `flags` to the options of every cargo fuzz command for target $1.
+# Sets `flags` to the options of every cargo fuzz command built with
+# sanitizer $1.
 flags_for() {
   flags=(-O --debug-assertions)
-  local chosen=${sanitizer[$1]:-address}
-  [ "$chosen" = address ] || flags+=(--sanitizer "$chosen" --target-dir "$fuzz_target_dir/sanitizer-$chosen")
+  [ "$1" = address ] || flags+=(--sanitizer "$1" --target-dir "$fuzz_target_dir/sanitizer-$1")
 }
 
 echo "== building the fuzz targets" >&2
 # Every target with AddressSanitizer: the others replay their corpora on it.
-cargo +nightly fuzz build -O --debug-assertions >&2
+flags_for address
+cargo +nightly fuzz build "${flags[@]}" >&2
 for target in "${targets[@]}"; do
-  [ "${sanitizer[$target]:-address}" = address ] && continue
+  [ "${sanitizer[$target]}" = address ] && continue
   echo "== building $target with sanitizer ${sanitizer[$target]}" >&2
-  flags_for "$target"
+  flags_for "${sanitizer[$target]}"
   cargo +nightly fuzz build "${flags[@]}" "$target" >&2
 done
 
@@ -150,12 +151,12 @@ status=0
 for target in "${targets[@]}"; do
   prepare_corpus "$target"
   log="$logs/$target.log"
-  chosen=${sanitizer[$target]:-address}
+  chosen=${sanitizer[$target]}
   echo "== fuzzing $target for ${time_budget}s ($jobs job(s), sanitizer $chosen); log: $log" >&2
   fork=()
   # Fork mode ignores timeouts and running out of memory unless told not to.
   [ "$jobs" -gt 1 ] && fork=(-fork="$jobs" -ignore_crashes=0 -ignore_timeouts=0 -ignore_ooms=0)
-  flags_for "$target"
+  flags_for "$chosen"
   set +e
   cargo +nightly fuzz run "${flags[@]}" "$target" "fuzz/corpus/$target" -- \
     -dict=fuzz/mcp.dict -max_total_time="$time_budget" -max_len="$max_len" -timeout=10 \
@@ -183,28 +184,26 @@ for target in "${targets[@]}"; do
     # would have caught in the code those inputs reach is caught here.
     replay_log="$logs/$target.address.log"
     echo "== replaying the corpus of $target under AddressSanitizer; log: $replay_log" >&2
-    flags=(-O --debug-assertions)
+    flags_for address
     set +e
     cargo +nightly fuzz run "${flags[@]}" "$target" "fuzz/corpus/$target" -- \
       -runs=0 -max_len="$max_len" -timeout=10 -rss_limit_mb=4096 > "$replay_log" 2>&1
     rc=$?
     set -e
-    # Its INITED line: how many runs, and the edges the corpus reaches in
-    # the AddressSanitizer build (comparable with the other targets'
-    # figures, where the run's own edge count is not: the builds instrument
-    # different code).
-    inited=$(grep -E '^#[0-9]+[[:space:]]+INITED .*cov: [0-9]+' "$replay_log" | tail -1 || true)
-    replayed=$(awk '{print substr($1, 2)}' <<< "$inited")
-    replay_cov=$(grep -oE 'cov: [0-9]+' <<< "$inited" | grep -oE '[0-9]+' || true)
     if [ "$rc" -ne 0 ]; then
       record_failure "$target" "$replay_log" "$rc"
-    elif [ -z "$replayed" ] || [ -z "$replay_cov" ]; then
-      echo "fuzz.sh: no INITED line in $replay_log: cannot tell that the corpus was replayed" >&2
+      sanitizer_note[$target]="$chosen; corpus replay under address failed: $replay_log"
+    elif figures=$(libfuzzer_stats "$replay_log"); then
+      # The edges the corpus reaches in the AddressSanitizer build compare
+      # with the other targets' figures; the run's own count does not (the
+      # builds instrument different code).
+      read -r replayed _ replay_cov <<< "$figures"
+      sanitizer_note[$target]="$chosen; corpus replayed under address: $replayed runs, $replay_cov edges"
+    else
       status=1
       failures[$target]=1
+      sanitizer_note[$target]="$chosen; corpus replayed under address: unread runs, unread edges"
     fi
-    sanitizer_note[$target]="$chosen; corpus replayed under address: ${replayed:-unread} runs, ${replay_cov:-unread} edges"
-    [ "$rc" -eq 0 ] || sanitizer_note[$target]="$chosen; corpus replay under address failed: $replay_log"
   fi
   corpus_size[$target]=$(find "fuzz/corpus/$target" -type f | wc -l)
 done
