@@ -143,15 +143,23 @@ impl<'a, 't> Classifier<'a, 't> {
 
     #[inline]
     fn inner_bytes(&self, index: usize) -> &'a [u8] {
-        self.inner(index).as_bytes()
+        let node = self.node(index);
+        self.text.as_bytes().get(node.start + 1..node.end.saturating_sub(1)).unwrap_or_default()
     }
 
     /// Whether the string node at `index` stands for `expected` (which has
-    /// no backslash): the bytes decide unless the string has escapes.
-    #[inline]
+    /// no backslash). Every escape is longer than what it stands for, so
+    /// only a string longer than `expected` can match through escapes: the
+    /// bytes decide the rest, most on their length alone. Inlined, so that
+    /// the comparison with a constant needs no call to memcmp.
+    #[inline(always)]
     fn string_is(&self, index: usize, expected: &str) -> bool {
         let inner = self.inner_bytes(index);
-        inner == expected.as_bytes() || (string::has_backslash(inner) && self.name(index).eq_str(expected))
+        match inner.len().cmp(&expected.len()) {
+            core::cmp::Ordering::Less => false,
+            core::cmp::Ordering::Equal => inner == expected.as_bytes(),
+            core::cmp::Ordering::Greater => string::has_backslash(inner) && self.name(index).eq_str(expected),
+        }
     }
 
     fn name(&self, index: usize) -> JsonStr<'a> {
@@ -274,6 +282,7 @@ impl<'a, 't> Classifier<'a, 't> {
         (self.node(value).kind == NodeKind::String).then(|| self.name(value).decode())
     }
 
+    #[inline(always)]
     fn is_string(&self, value: usize, expected: &str) -> bool {
         self.node(value).kind == NodeKind::String && self.string_is(value, expected)
     }

@@ -66,11 +66,20 @@ fn scan_fraction_and_exponent(bytes: &[u8], mut i: usize) -> Result<usize, Fault
 /// `i64`. Linear in the length of the text, whatever its exponent.
 pub(crate) fn integer(text: &str) -> Option<i64> {
     let bytes = text.as_bytes();
-    // Fast path: plain digits, short enough not to overflow (the usual id).
+    // Fast path: plain digits, short enough not to overflow (the usual id),
+    // read in one loop that gives up at the first other byte.
     let digits = bytes.strip_prefix(b"-").unwrap_or(bytes);
-    if (1..=18).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) {
-        let magnitude = digits.iter().fold(0i64, |n, &d| n * 10 + i64::from(d - b'0'));
-        return Some(if digits.len() < bytes.len() { -magnitude } else { magnitude });
+    if (1..=18).contains(&digits.len()) {
+        let mut magnitude = 0i64;
+        let mut plain = true;
+        for &d in digits {
+            let digit = d.wrapping_sub(b'0');
+            plain &= digit < 10;
+            magnitude = magnitude.wrapping_mul(10).wrapping_add(i64::from(digit));
+        }
+        if plain {
+            return Some(if digits.len() < bytes.len() { -magnitude } else { magnitude });
+        }
     }
     let (negative, unsigned) = match bytes.split_first() {
         Some((b'-', rest)) => (true, rest),
@@ -150,6 +159,11 @@ mod tests {
             ("9223372036854775807", i64::MAX),
             ("-9223372036854775808", i64::MIN),
             ("92233720368547758.07e2", i64::MAX),
+            // The short path reads up to 18 digits; any other byte hands the
+            // text to the long one.
+            ("123456789012345678", 123_456_789_012_345_678),
+            ("-999999999999999999", -999_999_999_999_999_999),
+            ("9999999999999.5e1", 99_999_999_999_995),
         ] {
             assert_eq!(integer(text), Some(value), "{text}");
         }

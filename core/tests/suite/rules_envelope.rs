@@ -279,6 +279,17 @@ fn result_type_must_be_a_string_under_2026_07_28_and_absent_means_complete() {
         panic!()
     };
     assert_eq!(r.result_type.as_deref(), Some("incomplete"));
+    // The member's name is read through escapes; names of other lengths,
+    // escaped or not, are other members.
+    let with = |result: &str| format!(r#"{{"jsonrpc":"2.0","id":1,"result":{result}}}"#);
+    let escaped = with(r#"{"result\u0054ype":"incomplete"}"#);
+    let Message::Result(r) = message(LATEST, &escaped) else { panic!() };
+    assert_eq!(r.result_type.as_deref(), Some("incomplete"));
+    let escaped_bad = with(r#"{"resultTyp\u0065":1}"#);
+    assert_eq!(verdict(LATEST, &escaped_bad), invalid("result-type-not-string", escaped_bad.len() - 3));
+    let others = with(r#"{"resultTyp":1,"resultTypes":1,"result\tType":1,"\u0072esultTyp":1}"#);
+    let Message::Result(r) = message(LATEST, &others) else { panic!() };
+    assert_eq!(r.result_type, None);
 }
 
 #[test]
