@@ -70,14 +70,11 @@ pub(crate) fn integer(text: &str) -> Option<i64> {
     // read in one loop that gives up at the first other byte.
     let digits = bytes.strip_prefix(b"-").unwrap_or(bytes);
     if (1..=18).contains(&digits.len()) {
-        let mut magnitude = 0i64;
-        let mut plain = true;
-        for &d in digits {
+        let plain = digits.iter().try_fold(0i64, |n, &d| {
             let digit = d.wrapping_sub(b'0');
-            plain &= digit < 10;
-            magnitude = magnitude.wrapping_mul(10).wrapping_add(i64::from(digit));
-        }
-        if plain {
+            (digit < 10).then(|| n * 10 + i64::from(digit))
+        });
+        if let Some(magnitude) = plain {
             return Some(if digits.len() < bytes.len() { -magnitude } else { magnitude });
         }
     }
