@@ -73,8 +73,26 @@ pub(crate) fn scan(text: &str, limits: &Limits, tape: &mut Tape, stack: &mut Vec
     tape.clear();
     stack.clear();
     let bytes = text.as_bytes();
-    let mut i = skip_whitespace(bytes, 0);
-    let top_is_array = bytes.get(i) == Some(&b'[');
+    let i = skip_whitespace(bytes, 0);
+    // One loop for batches, one for the rest: a single message's loop
+    // carries none of the batch's bookkeeping.
+    if bytes.get(i) == Some(&b'[') {
+        scan_from::<true>(bytes, i, limits, tape, stack)
+    } else {
+        scan_from::<false>(bytes, i, limits, tape, stack)
+    }
+}
+
+/// [`scan`] from the first value at `i`; `BATCH` says whether it is an
+/// array.
+fn scan_from<const BATCH: bool>(
+    bytes: &[u8],
+    mut i: usize,
+    limits: &Limits,
+    tape: &mut Tape,
+    stack: &mut Vec<Frame>,
+) -> Result<(), Fault> {
+    let top_is_array = BATCH;
 
     'value: loop {
         // A value starts at `i` (whitespace skipped).
@@ -88,17 +106,17 @@ pub(crate) fn scan(text: &str, limits: &Limits, tape: &mut Tape, stack: &mut Vec
                 let object = open == b'{';
                 let kind = if object { NodeKind::Object } else { NodeKind::Array };
                 let expanded = expands(level, top_is_array);
-                let node = tape.open(kind, i, expanded);
+                let node = tape.open_in::<BATCH>(kind, i, expanded);
                 if !expanded {
                     i = skip_container(bytes, i, level, limits, stack)?;
-                    tape.close(node, i);
+                    tape.close_in::<BATCH>(node, i);
                 } else {
                     stack.push(Frame { object, node });
                     i = skip_whitespace(bytes, i + 1);
                     let close = if object { b'}' } else { b']' };
                     if bytes.get(i) != Some(&close) {
                         if object {
-                            i = member_name_on_tape(bytes, i, tape)?;
+                            i = member_name_on_tape::<BATCH>(bytes, i, tape)?;
                         }
                         continue 'value;
                     }
@@ -107,17 +125,17 @@ pub(crate) fn scan(text: &str, limits: &Limits, tape: &mut Tape, stack: &mut Vec
             }
             Some(b'"') => {
                 let end = string::scan(bytes, i)?;
-                tape.leaf(NodeKind::String, i, end);
+                tape.leaf_in::<BATCH>(NodeKind::String, i, end);
                 i = end;
             }
             Some(b'-' | b'0'..=b'9') => {
                 let end = number::scan(bytes, i)?;
-                tape.leaf(NodeKind::Number, i, end);
+                tape.leaf_in::<BATCH>(NodeKind::Number, i, end);
                 i = end;
             }
             Some(b't' | b'f' | b'n') => {
                 let (kind, end) = scan_literal(bytes, i)?;
-                tape.leaf(kind, i, end);
+                tape.leaf_in::<BATCH>(kind, i, end);
                 i = end;
             }
             Some(_) => return Err(Fault::new(Reason::ExpectedValue, i)),
@@ -138,13 +156,13 @@ pub(crate) fn scan(text: &str, limits: &Limits, tape: &mut Tape, stack: &mut Vec
                 Some(b',') => {
                     i = skip_whitespace(bytes, i + 1);
                     if frame.object {
-                        i = member_name_on_tape(bytes, i, tape)?;
+                        i = member_name_on_tape::<BATCH>(bytes, i, tape)?;
                     }
                     continue 'value;
                 }
                 Some(&b) if b == close => {
                     stack.pop();
-                    tape.close(frame.node, i + 1);
+                    tape.close_in::<BATCH>(frame.node, i + 1);
                     i += 1;
                 }
                 _ => return Err(at_end_or(bytes, i, Reason::ExpectedCommaOrEnd)),
@@ -232,9 +250,9 @@ fn member_name(bytes: &[u8], i: usize) -> Result<(usize, usize), Fault> {
 
 /// [`member_name`], with the name put on the tape.
 #[inline(always)]
-fn member_name_on_tape(bytes: &[u8], i: usize, tape: &mut Tape) -> Result<usize, Fault> {
+fn member_name_on_tape<const BATCH: bool>(bytes: &[u8], i: usize, tape: &mut Tape) -> Result<usize, Fault> {
     let (end, value) = member_name(bytes, i)?;
-    tape.leaf(NodeKind::String, i, end);
+    tape.leaf_in::<BATCH>(NodeKind::String, i, end);
     Ok(value)
 }
 
