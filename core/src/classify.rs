@@ -279,7 +279,12 @@ impl<'a, 't> Classifier<'a, 't> {
     }
 
     fn string(&self, value: usize) -> Option<Cow<'a, str>> {
-        (self.node(value).kind == NodeKind::String).then(|| self.name(value).decode())
+        let node = self.node(value);
+        if node.kind != NodeKind::String {
+            return None;
+        }
+        let inner = self.text.get(node.start + 1..node.end.saturating_sub(1)).unwrap_or_default();
+        Some(JsonStr::from_inner(inner, string::has_backslash(inner.as_bytes())).decode())
     }
 
     #[inline(always)]
