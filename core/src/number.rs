@@ -78,6 +78,15 @@ pub(crate) fn integer(text: &str) -> Option<i64> {
             return Some(if digits.len() < bytes.len() { -magnitude } else { magnitude });
         }
     }
+    integer_in_full(bytes)
+}
+
+/// [`integer`] for what the short path does not read: fractions,
+/// exponents, long digit strings. Out of line, so the short path saves no
+/// registers for it.
+#[cold]
+#[inline(never)]
+fn integer_in_full(bytes: &[u8]) -> Option<i64> {
     let (negative, unsigned) = match bytes.split_first() {
         Some((b'-', rest)) => (true, rest),
         _ => (false, bytes),
