@@ -380,13 +380,19 @@ impl<'a, 't> Classifier<'a, 't> {
         let mut collided = false;
         for member in self.members(object) {
             // A wanted name, spelled plainly, is recognised by its bytes; only
-            // names that match none and hold a backslash are decoded.
-            let inner = self.inner(member.name);
-            let known = slot_of(inner.as_bytes());
-            let name = JsonStr::from_inner(inner, known.is_none() && string::has_backslash(inner.as_bytes()));
+            // names that match none and hold a backslash are decoded. The
+            // name as text is made only for what reads it: escaped names,
+            // other names, the hash table.
+            let bytes = self.inner_bytes(member.name);
+            let known = slot_of(bytes);
+            let escaped = known.is_none() && string::has_backslash(bytes);
+            let name = || JsonStr::from_inner(self.inner(member.name), escaped);
             let slot = match known {
                 Some(slot) => Some(slot),
-                None if name.is_escaped() => wanted.iter().position(|w| name.eq_str(w)),
+                None if escaped => {
+                    let name = name();
+                    wanted.iter().position(|w| name.eq_str(w))
+                }
                 None => None,
             };
             let seen_before = match slot.and_then(|i| found.get_mut(i)) {
@@ -401,6 +407,7 @@ impl<'a, 't> Classifier<'a, 't> {
                 continue;
             }
             if let Some(table) = table.as_mut() {
+                let name = name();
                 match table.insert(name.hash(), member.name, |earlier| self.name(earlier).same_as(name)) {
                     Ok(true) => repeated = Some(member.name),
                     Ok(false) => {}
@@ -409,6 +416,7 @@ impl<'a, 't> Classifier<'a, 't> {
             } else if seen_before {
                 repeated = Some(member.name);
             } else if slot.is_none() {
+                let name = name();
                 let earlier = others.get(..n_others).unwrap_or_default();
                 if earlier.iter().any(|&other| self.name(other).same_as(name)) {
                     repeated = Some(member.name);

@@ -277,11 +277,6 @@ impl<'a> JsonStr<'a> {
         JsonStr { inner, escaped }
     }
 
-    #[inline]
-    pub(crate) fn is_escaped(self) -> bool {
-        self.escaped
-    }
-
     /// Whether both stand for the same text, however escaped.
     pub(crate) fn same_as(self, other: JsonStr<'_>) -> bool {
         if !self.escaped && !other.escaped {
