@@ -55,11 +55,28 @@ fn error_slot(name: &[u8]) -> Option<usize> {
     }
 }
 
-/// A member: indices of its name node and value node.
+/// A member, by the index of its name node: its value is the node after
+/// (a name is always a leaf). Four bytes, so that the table of envelope
+/// members [`Classifier::scan_members`] fills stays small.
 #[derive(Clone, Copy, Debug)]
-struct Member {
-    name: usize,
-    value: usize,
+struct Member(u32);
+
+impl Member {
+    /// Tape indices fit in 32 bits, as offsets do (see `tape::narrow`).
+    #[inline]
+    fn at(name: usize) -> Member {
+        Member(name as u32)
+    }
+
+    #[inline]
+    fn name(self) -> usize {
+        self.0 as usize
+    }
+
+    #[inline]
+    fn value(self) -> usize {
+        self.0 as usize + 1
+    }
 }
 
 /// The envelope members of one object (first occurrence of each).
@@ -169,7 +186,11 @@ impl<'a, 't> Classifier<'a, 't> {
     /// The members of the expanded object at `object`, as (name, value).
     fn members(&self, object: usize) -> impl Iterator<Item = Member> + use<'_, 'a, 't> {
         let mut children = self.tape.children(object);
-        core::iter::from_fn(move || Some(Member { name: children.next()?, value: children.next()? }))
+        core::iter::from_fn(move || {
+            let name = children.next()?;
+            children.next()?; // the value
+            Some(Member::at(name))
+        })
     }
 
     fn message(&mut self, object: usize) -> Result<Message<'a>, Error<'a>> {
@@ -184,7 +205,7 @@ impl<'a, 't> Classifier<'a, 't> {
         // The id, read once: what the kinds below need, and the id to answer
         // with if anything else is wrong (not when the id itself is repeated).
         // The answer's copy is made only on a fault.
-        let id_read = m.id.map(|id| (id, self.id(id.value)));
+        let id_read = m.id.map(|id| (id, self.id(id.value())));
         let id_repeated = duplicate.is_some_and(|name| self.string_is(name, "id"));
         let recovered = || match &id_read {
             Some((_, Ok(Some(id)))) if !id_repeated => Some(id.clone()),
@@ -202,19 +223,19 @@ impl<'a, 't> Classifier<'a, 't> {
         }
         match m.jsonrpc {
             None => return Err(fail(Reason::MissingJsonrpc, start)),
-            Some(v) if !self.is_string(v.value, "2.0") => {
-                return Err(fail(Reason::InvalidJsonrpc, self.node(v.value).start));
+            Some(v) if !self.is_string(v.value(), "2.0") => {
+                return Err(fail(Reason::InvalidJsonrpc, self.node(v.value()).start));
             }
             Some(_) => {}
         }
         if let Some(second) = second_by_position([m.method, m.result, m.error]) {
-            return Err(fail(Reason::ConflictingMembers, self.node(second.name).start));
+            return Err(fail(Reason::ConflictingMembers, self.node(second.name()).start));
         }
 
         // What is wrong with the id for a request or a result, if anything.
         let id_fault = match &id_read {
             Some((id, Ok(None))) if !self.revision.allows_null_request_id() => {
-                Some((Reason::NullId, self.node(id.value).start))
+                Some((Reason::NullId, self.node(id.value()).start))
             }
             Some((_, Err(at))) => Some((Reason::InvalidId, *at)),
             _ => None,
@@ -224,12 +245,12 @@ impl<'a, 't> Classifier<'a, 't> {
             if let Some((reason, at)) = id_fault {
                 return Err(fail(reason, at));
             }
-            let method = match self.string(method.value) {
+            let method = match self.string(method.value()) {
                 Some(name) => name,
-                None => return Err(fail(Reason::InvalidMethod, self.node(method.value).start)),
+                None => return Err(fail(Reason::InvalidMethod, self.node(method.value()).start)),
             };
             let params = match m.params {
-                Some(p) => Some(self.params(p.value).map_err(|fault| fail(fault.reason, fault.offset))?),
+                Some(p) => Some(self.params(p.value()).map_err(|fault| fail(fault.reason, fault.offset))?),
                 None => None,
             };
             return Ok(match id_read {
@@ -247,7 +268,7 @@ impl<'a, 't> Classifier<'a, 't> {
             if let Some((reason, at)) = id_fault {
                 return Err(fail(reason, at));
             }
-            let (result, result_type) = self.result(result.value).map_err(|fault| fail(fault.reason, fault.offset))?;
+            let (result, result_type) = self.result(result.value()).map_err(|fault| fail(fault.reason, fault.offset))?;
             let id = id_read.and_then(|(_, read)| read.ok().flatten()).unwrap_or(Id::Null);
             return Ok(Message::Result(ResultResponse { id, result, result_type }));
         }
@@ -258,7 +279,7 @@ impl<'a, 't> Classifier<'a, 't> {
                 Some((_, Err(at))) => return Err(fail(Reason::InvalidId, *at)),
                 _ => {}
             }
-            let error = self.error_object(error.value).map_err(|fault| fail(fault.reason, fault.offset))?;
+            let error = self.error_object(error.value()).map_err(|fault| fail(fault.reason, fault.offset))?;
             let id = id_read.and_then(|(_, read)| read.ok().flatten());
             return Ok(Message::Error(ErrorResponse { id, error }));
         }
@@ -316,12 +337,12 @@ impl<'a, 't> Classifier<'a, 't> {
         }
         // A repeated resultType is read last-wins, as JSON.parse and most
         // JSON libraries do; the rules check repeats only in the envelope.
-        let result_type = self.members(value).filter(|m| self.string_is(m.name, "resultType")).last();
+        let result_type = self.members(value).filter(|m| self.string_is(m.name(), "resultType")).last();
         match result_type {
             None => Ok((raw, None)),
-            Some(m) => match self.string(m.value) {
+            Some(m) => match self.string(m.value()) {
                 Some(s) => Ok((raw, Some(s))),
-                None => Err(Fault::new(Reason::ResultTypeNotString, self.node(m.value).start)),
+                None => Err(Fault::new(Reason::ResultTypeNotString, self.node(m.value()).start)),
             },
         }
     }
@@ -335,7 +356,7 @@ impl<'a, 't> Classifier<'a, 't> {
         if let Some(name) = duplicate {
             return Err(Fault::new(Reason::DuplicateMember, self.node(name).start));
         }
-        let (code, message, data) = (code.map(|m| m.value), message.map(|m| m.value), data.map(|m| m.value));
+        let (code, message, data) = (code.map(|m| m.value()), message.map(|m| m.value()), data.map(|m| m.value()));
         let code = code.ok_or(Fault::new(Reason::MissingErrorCode, node.start))?;
         let code_node = self.node(code);
         let code = match code_node.kind {
@@ -383,10 +404,10 @@ impl<'a, 't> Classifier<'a, 't> {
             // names that match none and hold a backslash are decoded. The
             // name as text is made only for what reads it: escaped names,
             // other names, the hash table.
-            let bytes = self.inner_bytes(member.name);
+            let bytes = self.inner_bytes(member.name());
             let known = slot_of(bytes);
             let escaped = known.is_none() && string::has_backslash(bytes);
-            let name = || JsonStr::from_inner(self.inner(member.name), escaped);
+            let name = || JsonStr::from_inner(self.inner(member.name()), escaped);
             let slot = match known {
                 Some(slot) => Some(slot),
                 None if escaped => {
@@ -408,21 +429,21 @@ impl<'a, 't> Classifier<'a, 't> {
             }
             if let Some(table) = table.as_mut() {
                 let name = name();
-                match table.insert(name.hash(), member.name, |earlier| self.name(earlier).same_as(name)) {
-                    Ok(true) => repeated = Some(member.name),
+                match table.insert(name.hash(), member.name(), |earlier| self.name(earlier).same_as(name)) {
+                    Ok(true) => repeated = Some(member.name()),
                     Ok(false) => {}
                     Err(TooManyCollisions) => collided = true,
                 }
             } else if seen_before {
-                repeated = Some(member.name);
+                repeated = Some(member.name());
             } else if slot.is_none() {
                 let name = name();
                 let earlier = others.get(..n_others).unwrap_or_default();
                 if earlier.iter().any(|&other| self.name(other).same_as(name)) {
-                    repeated = Some(member.name);
+                    repeated = Some(member.name());
                 }
                 if let Some(free) = others.get_mut(n_others) {
-                    *free = member.name;
+                    *free = member.name();
                     n_others += 1;
                 }
             }
@@ -430,7 +451,7 @@ impl<'a, 't> Classifier<'a, 't> {
         if let Some(mut table) = table {
             if collided {
                 repeated = table
-                    .first_repeat_sorted(self.members(object).map(|m| (self.name(m.name).hash(), m.name)), |a, b| {
+                    .first_repeat_sorted(self.members(object).map(|m| (self.name(m.name()).hash(), m.name())), |a, b| {
                         self.name(a).cmp(self.name(b))
                     });
             }
@@ -446,6 +467,6 @@ fn second_by_position(members: [Option<Member>; 3]) -> Option<Member> {
         return None; // the usual case: one kind of message
     }
     let mut members = members;
-    members.sort_unstable_by_key(|m| m.map_or(usize::MAX, |m| m.name));
+    members.sort_unstable_by_key(|m| m.map_or(usize::MAX, |m| m.name()));
     members.get(1).copied().flatten()
 }
