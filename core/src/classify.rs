@@ -268,7 +268,8 @@ impl<'a, 't> Classifier<'a, 't> {
             if let Some((reason, at)) = id_fault {
                 return Err(fail(reason, at));
             }
-            let (result, result_type) = self.result(result.value()).map_err(|fault| fail(fault.reason, fault.offset))?;
+            let (result, result_type) =
+                self.result(result.value()).map_err(|fault| fail(fault.reason, fault.offset))?;
             let id = id_read.and_then(|(_, read)| read.ok().flatten()).unwrap_or(Id::Null);
             return Ok(Message::Result(ResultResponse { id, result, result_type }));
         }
@@ -450,10 +451,10 @@ impl<'a, 't> Classifier<'a, 't> {
         }
         if let Some(mut table) = table {
             if collided {
-                repeated = table
-                    .first_repeat_sorted(self.members(object).map(|m| (self.name(m.name()).hash(), m.name())), |a, b| {
-                        self.name(a).cmp(self.name(b))
-                    });
+                repeated = table.first_repeat_sorted(
+                    self.members(object).map(|m| (self.name(m.name()).hash(), m.name())),
+                    |a, b| self.name(a).cmp(self.name(b)),
+                );
             }
             *self.names = table;
         }

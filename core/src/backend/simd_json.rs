@@ -27,8 +27,9 @@ pub struct SimdJson {
     buffers: Option<(usize, simd_json::Buffers)>,
     /// simd-json's tape, kept for its allocation.
     tape: Option<simd_json::Tape<'static>>,
-    /// Open containers during the structural walk: (tape node, expanded).
-    stack: Vec<(Option<usize>, bool)>,
+    /// The expanded containers open during the structural walk, by tape
+    /// node.
+    stack: Vec<usize>,
 }
 
 impl core::fmt::Debug for SimdJson {
@@ -68,42 +69,67 @@ impl sealed::Sealed for SimdJson {
 }
 
 /// Builds the shallow tape from the structural index of a valid document.
+/// The structurals of a payload (a container the rules do not look into)
+/// are passed over by counting brackets alone.
 fn walk_structurals(
     bytes: &[u8],
     structurals: &[u32],
     tape: &mut Tape,
-    stack: &mut Vec<(Option<usize>, bool)>,
+    stack: &mut Vec<usize>,
 ) -> Result<(), Declined> {
     stack.clear();
     let first = structurals.first().and_then(|&at| bytes.get(at as usize));
     let top_is_array = first == Some(&b'[');
-    for (k, &at) in structurals.iter().enumerate() {
+    let mut k = 0;
+    while let Some(&at) = structurals.get(k) {
         let at = at as usize;
         let byte = *bytes.get(at).ok_or(Declined)?;
         match byte {
             b'{' | b'[' => {
-                let on_tape = stack.last().is_none_or(|&(_, expanded)| expanded);
-                let expanded = on_tape && expands(stack.len() + 1, top_is_array);
-                let node = on_tape.then(|| tape.open(NodeKind::of_first_byte(byte), at, expanded));
-                stack.push((node, expanded));
+                let kind = NodeKind::of_first_byte(byte);
+                if expands(stack.len() + 1, top_is_array) {
+                    stack.push(tape.open(kind, at, true));
+                } else {
+                    let node = tape.open(kind, at, false);
+                    let (last, end) = skip_payload(bytes, structurals, k)?;
+                    tape.close(node, end);
+                    k = last;
+                }
             }
             b'}' | b']' => {
-                if let Some((Some(node), _)) = stack.pop() {
-                    tape.close(node, at + 1);
-                }
+                let node = stack.pop().ok_or(Declined)?;
+                tape.close(node, at + 1);
             }
             b':' | b',' => {}
             _ => {
-                if stack.last().is_none_or(|&(_, expanded)| expanded) {
-                    // A string, number or literal ends at the last
-                    // non-whitespace byte before the next structural.
-                    let limit = structurals.get(k + 1).map_or(bytes.len(), |&next| next as usize);
-                    let head = bytes.get(..limit).ok_or(Declined)?;
-                    let end = head.iter().rposition(|&b| !is_whitespace(b)).map_or(limit, |last| last + 1);
-                    tape.leaf(NodeKind::of_first_byte(byte), at, end);
-                }
+                // A string, number or literal ends at the last
+                // non-whitespace byte before the next structural.
+                let limit = structurals.get(k + 1).map_or(bytes.len(), |&next| next as usize);
+                let head = bytes.get(..limit).ok_or(Declined)?;
+                let end = head.iter().rposition(|&b| !is_whitespace(b)).map_or(limit, |last| last + 1);
+                tape.leaf(NodeKind::of_first_byte(byte), at, end);
             }
         }
+        k += 1;
     }
     if stack.is_empty() { Ok(()) } else { Err(Declined) }
+}
+
+/// The container whose opening bracket is structural `open`: the index of
+/// its closing bracket's structural, and the offset one past it.
+fn skip_payload(bytes: &[u8], structurals: &[u32], open: usize) -> Result<(usize, usize), Declined> {
+    let mut depth = 0usize;
+    for (k, &at) in structurals.iter().enumerate().skip(open) {
+        match bytes.get(at as usize) {
+            Some(b'{' | b'[') => depth += 1,
+            Some(b'}' | b']') => {
+                depth -= 1;
+                if depth == 0 {
+                    return Ok((k, at as usize + 1));
+                }
+            }
+            _ => {}
+        }
+    }
+    Err(Declined)
 }
