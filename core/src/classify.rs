@@ -183,7 +183,8 @@ impl<'a, 't> Classifier<'a, 't> {
         JsonStr::new(self.raw(index))
     }
 
-    /// The members of the expanded object at `object`, as (name, value).
+    /// The members of the expanded object at `object`, each by its name (its
+    /// value is the node after).
     fn members(&self, object: usize) -> impl Iterator<Item = Member> + use<'_, 'a, 't> {
         let mut children = self.tape.children(object);
         core::iter::from_fn(move || {
