@@ -168,6 +168,7 @@ impl Tape {
     }
 
     /// A complete value (or member name) that gets no children.
+    #[cfg_attr(not(any(feature = "serde_json", feature = "simd-json")), allow(dead_code))]
     #[inline(always)]
     pub(crate) fn leaf(&mut self, kind: NodeKind, start: usize, end: usize) {
         if self.batch && !self.admit(start) {
@@ -178,6 +179,7 @@ impl Tape {
 
     /// A container whose end is not known yet; returns its index for
     /// [`Tape::close`].
+    #[cfg_attr(not(any(feature = "serde_json", feature = "simd-json")), allow(dead_code))]
     #[inline(always)]
     pub(crate) fn open(&mut self, kind: NodeKind, start: usize, expanded: bool) -> usize {
         if self.batch {
@@ -192,6 +194,7 @@ impl Tape {
 
     /// Ends the container opened at `index`: its subtree is everything
     /// pushed since.
+    #[cfg_attr(not(any(feature = "serde_json", feature = "simd-json")), allow(dead_code))]
     #[inline(always)]
     pub(crate) fn close(&mut self, index: usize, end: usize) {
         if self.batch {
