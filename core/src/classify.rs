@@ -154,14 +154,12 @@ impl<'a, 't> Classifier<'a, 't> {
     /// and all.
     #[inline]
     fn inner(&self, index: usize) -> &'a str {
-        let node = self.node(index);
-        self.text.get(node.start + 1..node.end.saturating_sub(1)).unwrap_or_default()
+        self.text.get(self.node(index).inside_quotes()).unwrap_or_default()
     }
 
     #[inline]
     fn inner_bytes(&self, index: usize) -> &'a [u8] {
-        let node = self.node(index);
-        self.text.as_bytes().get(node.start + 1..node.end.saturating_sub(1)).unwrap_or_default()
+        self.text.as_bytes().get(self.node(index).inside_quotes()).unwrap_or_default()
     }
 
     /// Whether the string node at `index` stands for `expected` (which has
@@ -306,7 +304,7 @@ impl<'a, 't> Classifier<'a, 't> {
         if node.kind != NodeKind::String {
             return None;
         }
-        let inner = self.text.get(node.start + 1..node.end.saturating_sub(1)).unwrap_or_default();
+        let inner = self.text.get(node.inside_quotes()).unwrap_or_default();
         Some(JsonStr::from_inner(inner, string::has_backslash(inner.as_bytes())).decode())
     }
 

@@ -54,6 +54,14 @@ pub(crate) struct Node {
     pub expanded: bool,
 }
 
+impl Node {
+    /// For a string node, where its text lies: between the quotes.
+    #[inline]
+    pub(crate) fn inside_quotes(self) -> core::ops::Range<usize> {
+        self.start + 1..self.end.saturating_sub(1)
+    }
+}
+
 /// Whether a container at nesting `level` (the top value is level 1) gets
 /// its children on the tape. Level 3 is needed only inside a batch, for the
 /// `error` and `result` members of each item.
