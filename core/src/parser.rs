@@ -64,6 +64,13 @@ impl<B: Backend> Parser<B> {
         Parser { revision, ..Parser::default() }
     }
 
+    /// A parser on this backend, configured otherwise than by default (the
+    /// fuzzing properties' simd-json backend with tiny batch chunks).
+    #[cfg(feature = "check")]
+    pub(crate) fn with_backend_instance(revision: Revision, backend: B) -> Self {
+        Parser { revision, backend, ..Parser::default() }
+    }
+
     /// The same parser with other limits.
     #[must_use]
     pub fn with_limits(mut self, limits: Limits) -> Self {

@@ -14,14 +14,20 @@ use crate::revision::Revision;
 struct Warm {
     serde: Vec<Parser<SerdeJson>>,
     simd: Vec<Parser<SimdJson>>,
+    /// simd-json reading every batch over 16 bytes in chunks, so that the
+    /// short inputs a fuzzer makes take that path too.
+    simd_chunked: Vec<Parser<SimdJson>>,
 }
 
+/// Batches longer than this go to simd-json in chunks in `simd_chunked`.
+const FUZZ_CHUNK_LEN: usize = 16;
+
 /// A parser for each configuration, in the order of [`configuration`].
-fn all<B: Backend>() -> Vec<Parser<B>> {
+fn all<B: Backend>(backend: impl Fn() -> B) -> Vec<Parser<B>> {
     (0..CONFIGURATIONS)
         .map(|index| {
             let (revision, limits) = configuration(index);
-            Parser::<B>::with_backend(revision).with_limits(limits)
+            Parser::with_backend_instance(revision, backend()).with_limits(limits)
         })
         .collect()
 }
@@ -52,16 +58,26 @@ pub fn differential_under(input: &[u8], index: usize) {
     let index = index % CONFIGURATIONS;
     WARM.with(|warm| {
         let mut warm = warm.borrow_mut();
-        let warm = warm.get_or_insert_with(|| Warm { serde: all(), simd: all() });
+        let warm = warm.get_or_insert_with(|| Warm {
+            serde: all(SerdeJson::default),
+            simd: all(SimdJson::default),
+            simd_chunked: all(|| SimdJson::with_chunk_len(FUZZ_CHUNK_LEN)),
+        });
         // Each configuration's warm parsers live on between the inputs that
         // select it, so state one input leaves behind meets the next.
-        let (Some(serde), Some(simd)) = (warm.serde.get_mut(index), warm.simd.get_mut(index)) else { return };
+        let (Some(serde), Some(simd), Some(simd_chunked)) =
+            (warm.serde.get_mut(index), warm.simd.get_mut(index), warm.simd_chunked.get_mut(index))
+        else {
+            return;
+        };
         let (revision, limits): (Revision, Limits) = (serde.revision(), serde.limits());
         let context = Configuration(revision, limits);
         let a = serde.parse(input);
         let b = simd.parse(input);
+        let c = simd_chunked.parse(input);
         let reference = Parser::<Reference>::with_backend(revision).with_limits(limits).parse(input);
         assert_same(input, &context, ("serde", &a), ("simd", &b));
+        assert_same(input, &context, ("serde", &a), ("simd in chunks", &c));
         assert_same(input, &context, ("serde", &a), ("reference", &reference));
     });
 }
