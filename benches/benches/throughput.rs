@@ -1,6 +1,7 @@
 //! Wall-clock throughput, in bytes and in messages, of our two backends and
 //! the peers on the same messages: realistic traffic by size class, the
-//! adversarial cases, and scaling with message size and nesting depth.
+//! adversarial cases, and scaling with message size, nesting depth,
+//! envelope members, escapes and batch length.
 //!
 //! Every contender's answers are checked before it is timed: ours must be
 //! right on every message; how often each peer reads a message differently
@@ -24,7 +25,8 @@ use common::{
     ours_serde, ours_simd, peer_differences,
 };
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use mcp_envelope::Revision;
+use mcp_envelope::backend::{Reference, SerdeJson, SimdJson};
+use mcp_envelope::{Parser, Revision};
 use mcp_envelope_benches::SizeClass;
 use mcp_envelope_benches::adversarial::Expect;
 
@@ -171,6 +173,38 @@ fn scaling(c: &mut Criterion) {
         });
     }
     group.finish();
+
+    // The other shapes that grow, from 64 KiB (where the size scaling is
+    // fastest) to 16 MiB: the scaling target compares the two ends.
+    for shape in mcp_envelope_benches::scaling::shapes() {
+        let mut group = c.benchmark_group(format!("scaling-{}", shape.name));
+        group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(1));
+        let mut serde = Parser::<SerdeJson>::with_backend(shape.revision).with_limits(shape.limits);
+        let mut simd = Parser::<SimdJson>::with_backend(shape.revision).with_limits(shape.limits);
+        let mut reference = Parser::<Reference>::with_backend(shape.revision).with_limits(shape.limits);
+        for kib in [64, 1024, 16384] {
+            let message = (shape.build)(kib * 1024);
+            let expect = Some(shape.expect);
+            assert_eq!(ours_serde(&mut serde, &message), expect, "{} {kib} KiB", shape.name);
+            assert_eq!(ours_simd(&mut simd, &message), expect, "{} {kib} KiB", shape.name);
+            assert_eq!(ours_reference(&mut reference, &message), expect, "{} {kib} KiB", shape.name);
+            group.throughput(Throughput::Bytes(message.len() as u64));
+            let label = format!("{kib}KiB");
+            group.bench_with_input(BenchmarkId::new("mcp-envelope-reference", &label), &message, |b, m| {
+                b.iter(|| ours_reference(&mut reference, black_box(m)))
+            });
+            group.bench_with_input(BenchmarkId::new("mcp-envelope-serde", &label), &message, |b, m| {
+                b.iter(|| ours_serde(&mut serde, black_box(m)))
+            });
+            group.bench_with_input(BenchmarkId::new("mcp-envelope-simd", &label), &message, |b, m| {
+                b.iter(|| ours_simd(&mut simd, black_box(m)))
+            });
+            group.bench_with_input(BenchmarkId::new("utf8-floor", &label), &message, |b, m| {
+                b.iter(|| common::utf8_floor(black_box(m)))
+            });
+        }
+        group.finish();
+    }
 
     // JSON-RPC profile: array params, so any depth can be built. Past 128
     // the answer is too-deep, found in time linear in the depth.

@@ -17,6 +17,7 @@
 pub mod adversarial;
 pub mod realistic;
 mod rng;
+pub mod scaling;
 pub mod text;
 
 use std::path::{Path, PathBuf};
