@@ -429,6 +429,10 @@ impl<'a, 't> Classifier<'a, 't> {
             }
             if let Some(table) = table.as_mut() {
                 let name = name();
+                if table.partitioned() {
+                    table.gather(name.hash(), member.name());
+                    continue;
+                }
                 match table.insert(name.hash(), member.name(), |earlier| self.name(earlier).same_as(name)) {
                     Ok(true) => repeated = Some(member.name()),
                     Ok(false) => {}
@@ -449,6 +453,12 @@ impl<'a, 't> Classifier<'a, 't> {
             }
         }
         if let Some(mut table) = table {
+            if !collided && repeated.is_none() {
+                match table.finish(|a, b| self.name(a).same_as(self.name(b))) {
+                    Ok(first) => repeated = first,
+                    Err(TooManyCollisions) => collided = true,
+                }
+            }
             if collided {
                 repeated = table.first_repeat_sorted(
                     self.members(object).map(|m| (self.name(m.name()).hash(), m.name())),

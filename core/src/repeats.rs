@@ -3,7 +3,11 @@
 //! Names go into an open-addressing table by a 64-bit hash of their decoded
 //! text; names compare as text only when their hashes are equal. The first
 //! member whose name is already in the table is the first repeat in
-//! document order, so the pass stops there. The hash is not keyed, so input
+//! document order, so the pass stops there. An object too large for its
+//! table to stay in the cache (where every probe would wait for memory)
+//! has its names gathered first, split by the top bits of their hashes into
+//! partitions of a few thousand, and each partition checked with a small
+//! table; the earliest repeat found in any partition is the first. The hash is not keyed, so input
 //! could be crafted to collide: the table counts its probes, and past a
 //! budget linear in the number of names it gives way to sorting the hashes,
 //! which stays O(n log n) however the names collide.
@@ -15,26 +19,50 @@ use core::cmp::Ordering;
 /// at most half full needs about 1.5 on average.
 const PROBES_PER_NAME: usize = 4;
 
+/// Objects with more members than this are checked in partitions: their
+/// table (8 bytes a name with its slots, plus 16 for the name's entry)
+/// would outgrow a 1 MiB cache.
+const PARTITIONED_FROM: usize = 1 << 17;
+
+/// About how many names a partition holds: its table and entries, some
+/// 100 KB, stay in the cache.
+const NAMES_PER_PARTITION: usize = 1 << 12;
+
 /// Scratch for finding repeats, kept by the parser so a warm parser does
 /// not allocate.
 #[derive(Debug, Default)]
 pub(crate) struct NameTable {
     /// (hash of the decoded name, name node), in document order.
     keys: Vec<(u64, usize)>,
-    /// 0 for an empty slot, else 1 + an index into `keys`.
+    /// 0 for an empty slot, else 1 + an index into `keys` (or into the
+    /// partition being checked).
     slots: Vec<u32>,
     /// Probes left before the table gives way to sorting.
     budget: usize,
+    /// Names are only gathered; `finish` checks them.
+    partitioned: bool,
+    /// The gathered names, partition after partition, each in document
+    /// order.
+    partitions: Vec<(u64, usize)>,
+    /// Where each partition starts in `partitions`.
+    starts: Vec<usize>,
 }
 
 impl NameTable {
     /// Empties the table for an object of at most `members` members.
     pub(crate) fn start(&mut self, members: usize) {
-        let capacity = (members * 2).next_power_of_two().max(16);
         self.keys.clear();
-        self.slots.clear();
-        self.slots.resize(capacity, 0);
         self.budget = members * PROBES_PER_NAME + 16;
+        self.partitioned = members > PARTITIONED_FROM;
+        if !self.partitioned {
+            self.clear_slots(members);
+        }
+    }
+
+    /// An empty table for `names` names: at most half full.
+    fn clear_slots(&mut self, names: usize) {
+        self.slots.clear();
+        self.slots.resize((names * 2).next_power_of_two().max(16), 0);
     }
 
     /// Adds the next name in document order: `true` if an earlier name is
@@ -65,6 +93,96 @@ impl NameTable {
             }
             self.budget = self.budget.checked_sub(1).ok_or(TooManyCollisions)?;
             at = (at + 1) & mask;
+        }
+    }
+
+    /// Whether names go to [`NameTable::gather`] rather than `insert`.
+    pub(crate) fn partitioned(&self) -> bool {
+        self.partitioned
+    }
+
+    /// A name of an object checked in partitions, in document order.
+    pub(crate) fn gather(&mut self, hash: u64, node: usize) {
+        self.keys.push((hash, node));
+    }
+
+    /// After the last `insert`: the name node of the first repeat among
+    /// gathered names (`same` compares two name nodes), or `None` when the
+    /// names went into one table (whose `insert` said so already).
+    pub(crate) fn finish(&mut self, same: impl Fn(usize, usize) -> bool) -> Result<Option<usize>, TooManyCollisions> {
+        if !self.partitioned {
+            return Ok(None);
+        }
+        self.partition();
+        let mut first: Option<usize> = None;
+        for k in 0..self.starts.len().saturating_sub(1) {
+            let (Some(&start), Some(&end)) = (self.starts.get(k), self.starts.get(k + 1)) else { break };
+            self.clear_slots(end - start);
+            let mask = self.slots.len().wrapping_sub(1);
+            for at in start..end {
+                let Some(&(hash, node)) = self.partitions.get(at) else { break };
+                // Names are in document order within a partition: past the
+                // earliest repeat found so far, none can come earlier.
+                if first.is_some_and(|f| node > f) {
+                    break;
+                }
+                let index = u32::try_from(at - start + 1).map_err(|_| TooManyCollisions)?;
+                let mut probe = ((hash ^ (hash >> 32)) as usize) & mask;
+                loop {
+                    let slot = self.slots.get_mut(probe).ok_or(TooManyCollisions)?;
+                    if *slot == 0 {
+                        *slot = index;
+                        break;
+                    }
+                    let earlier = (*slot as usize).checked_sub(1).and_then(|i| self.partitions.get(start + i));
+                    if let Some(&(earlier_hash, earlier_node)) = earlier
+                        && earlier_hash == hash
+                        && same(earlier_node, node)
+                    {
+                        first = Some(first.map_or(node, |f| f.min(node)));
+                        break;
+                    }
+                    self.budget = self.budget.checked_sub(1).ok_or(TooManyCollisions)?;
+                    probe = (probe + 1) & mask;
+                }
+            }
+        }
+        Ok(first)
+    }
+
+    /// Splits the gathered names into partitions by the top bits of their
+    /// hashes, keeping document order within each (a counting sort).
+    fn partition(&mut self) {
+        let partitions = (self.keys.len() / NAMES_PER_PARTITION).next_power_of_two();
+        let shift = 64 - partitions.trailing_zeros();
+        let of = |hash: u64| hash.checked_shr(shift).map_or(0, |p| p as usize);
+        self.starts.clear();
+        self.starts.resize(partitions + 1, 0);
+        for &(hash, _) in &self.keys {
+            if let Some(count) = self.starts.get_mut(of(hash) + 1) {
+                *count += 1;
+            }
+        }
+        for k in 1..self.starts.len() {
+            let before = self.starts.get(k - 1).copied().unwrap_or(0);
+            if let Some(start) = self.starts.get_mut(k) {
+                *start += before;
+            }
+        }
+        self.partitions.clear();
+        self.partitions.resize(self.keys.len(), (0, 0));
+        // `starts[p]` is where partition p's next name goes; afterwards it
+        // is where partition p + 1 starts, so the slice moves up by one.
+        for &key in &self.keys {
+            let Some(next) = self.starts.get_mut(of(key.0)) else { continue };
+            if let Some(place) = self.partitions.get_mut(*next) {
+                *place = key;
+            }
+            *next += 1;
+        }
+        self.starts.rotate_right(1);
+        if let Some(first) = self.starts.first_mut() {
+            *first = 0;
         }
     }
 
@@ -111,20 +229,27 @@ mod tests {
     fn first_repeat_of(names: &[&str], hash: impl Fn(&str) -> u64) -> (Option<usize>, bool) {
         let mut table = NameTable::default();
         table.start(names.len());
+        let sorted = |table: &mut NameTable| {
+            let sorted = table.first_repeat_sorted(names.iter().enumerate().map(|(i, n)| (hash(n), i)), |a, b| {
+                names[a].cmp(names[b])
+            });
+            (sorted, true)
+        };
         for (i, name) in names.iter().enumerate() {
+            if table.partitioned() {
+                table.gather(hash(name), i);
+                continue;
+            }
             match table.insert(hash(name), i, |earlier| names[earlier] == *name) {
                 Ok(true) => return (Some(i), false),
                 Ok(false) => {}
-                Err(TooManyCollisions) => {
-                    let sorted = table
-                        .first_repeat_sorted(names.iter().enumerate().map(|(i, n)| (hash(n), i)), |a, b| {
-                            names[a].cmp(names[b])
-                        });
-                    return (sorted, true);
-                }
+                Err(TooManyCollisions) => return sorted(&mut table),
             }
         }
-        (None, false)
+        match table.finish(|a, b| names[a] == names[b]) {
+            Ok(first) => (first, false),
+            Err(TooManyCollisions) => sorted(&mut table),
+        }
     }
 
     fn fnv(s: &str) -> u64 {
@@ -149,5 +274,45 @@ mod tests {
         assert_eq!(first_repeat_of(&names[..200], |_| 42), (None, true));
         // Heavy collisions: whichever decides, the answer is the same.
         assert_eq!(first_repeat_of(&names, |n| fnv(n) % 64).0, Some(200));
+    }
+
+    /// `n` distinct names, then `repeats` (each an earlier name).
+    fn many_names(n: usize, repeats: &[usize]) -> Vec<String> {
+        (0..n).map(|i| format!("key{i}")).chain(repeats.iter().map(|i| format!("key{i}"))).collect()
+    }
+
+    #[test]
+    fn a_large_object_finds_its_first_repeat_in_partitions() {
+        let n = PARTITIONED_FROM * 3;
+        // Hashes that order the partitions differently, so that the first
+        // repeat's partition is checked before and after the others'.
+        let hashes: [fn(&str) -> u64; 3] = [fnv, |s| fnv(s).rotate_left(17), |s| !fnv(s)];
+        for repeats in [[n - 1, 5, 77_000, 5], [5, n - 1, 5, 300], [77_000, 300, 5, n - 1]] {
+            let names = many_names(n, &repeats);
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            for hash in hashes {
+                assert_eq!(first_repeat_of(&names, hash), (Some(n), false), "repeats {repeats:?}");
+                assert_eq!(first_repeat_of(&names[..n], hash), (None, false));
+            }
+        }
+    }
+
+    #[test]
+    fn within_a_partition_the_earliest_repeat_is_found() {
+        // Top bits all zero: one partition holds every name.
+        let names = many_names(PARTITIONED_FROM * 2, &[]);
+        let mut names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let n = names.len();
+        names[n - 10] = "key3";
+        names[n - 20] = "key4";
+        assert_eq!(first_repeat_of(&names, |s| fnv(s) & (u64::MAX >> 16)), (Some(n - 20), false));
+        assert_eq!(first_repeat_of(&names, fnv), (Some(n - 20), false));
+    }
+
+    #[test]
+    fn a_large_object_of_colliding_names_gives_way_to_sorting() {
+        let names = many_names(PARTITIONED_FROM * 2, &[9]);
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        assert_eq!(first_repeat_of(&names, |_| 1 << 63), (Some(PARTITIONED_FROM * 2), true));
     }
 }

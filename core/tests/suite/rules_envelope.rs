@@ -163,6 +163,22 @@ fn repeated_names_are_found_in_objects_of_any_size() {
     let input = format!(r#"{{"jsonrpc":"2.0","method":"m",{}}}"#, members.join(","));
     let at = input.find(r#""k\u0034"#).unwrap();
     assert_eq!(verdict(LATEST, &input), invalid("duplicate-member", at));
+    // Past 131 072 members the names are checked in partitions: the first
+    // repeat in document order is still the one named, escaped or not, a
+    // wanted name's included.
+    let members: Vec<String> = (0..200_000).map(|i| format!(r#""k{i}":{i}"#)).collect();
+    let body = members.join(",");
+    for (late, first) in [
+        (r#""k199999":0,"k\u0031\u0037":0"#, r#""k199999":0"#),
+        (r#""k\u0031\u0037":0,"k5":0"#, r#""k\u0031"#),
+        (r#""method":"again","k5":0"#, r#""method":"again""#),
+    ] {
+        let input = format!(r#"{{"jsonrpc":"2.0","method":"m",{body},{late}}}"#);
+        let at = input.find(first).unwrap();
+        assert_eq!(verdict(LATEST, &input), invalid("duplicate-member", at), "{late}");
+    }
+    let input = format!(r#"{{"jsonrpc":"2.0","method":"m",{body}}}"#);
+    assert_eq!(verdict(LATEST, &input), valid(Kind::Notification));
 }
 
 #[test]
