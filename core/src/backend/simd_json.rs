@@ -88,7 +88,8 @@ impl sealed::Sealed for SimdJson {
         padded_copy(&mut self.copy, &[bytes]);
         let structurals = validate(&mut self.copy, bytes.len(), &mut self.tape, &mut self.buffers, limits.max_depth)?;
         self.stack.clear();
-        walk_structurals(bytes, 0, bytes.len(), structurals, tape, &mut self.stack)?;
+        let index = Index { bytes, base: 0, end: bytes.len(), structurals };
+        walk_structurals(index, tape, &mut self.stack)?;
         if self.stack.is_empty() { Ok(()) } else { Err(Declined) }
     }
 }
@@ -170,7 +171,7 @@ impl SimdJson {
                 // Without the chunk's own brackets; its offsets count from
                 // the `[` put before `at`.
                 let inner = structurals.get(1..structurals.len().saturating_sub(1)).ok_or(Declined)?;
-                walk_chunk(bytes, at - 1, end, inner, tape, &mut self.stack)?;
+                walk_chunk(Index { bytes, base: at - 1, end, structurals: inner }, tape, &mut self.stack)?;
                 if self.stack.len() != 1 {
                     return Err(Declined);
                 }
@@ -297,19 +298,22 @@ fn container_end(bytes: &[u8], start: usize) -> Option<usize> {
     None
 }
 
-/// Builds the shallow tape from the structural index of a valid value that
-/// lies at `base..end` of `bytes` (the index counts from `base`), under the
-/// containers already on `stack`. The structurals of a payload (a container
-/// the rules do not look into) are passed over by counting brackets alone.
-#[inline(always)]
-fn walk_structurals(
-    bytes: &[u8],
+/// The structural index of a valid value that lies at `base..end` of
+/// `bytes` (the index counts from `base`).
+#[derive(Clone, Copy)]
+struct Index<'a> {
+    bytes: &'a [u8],
     base: usize,
     end: usize,
-    structurals: &[u32],
-    tape: &mut Tape,
-    stack: &mut Vec<usize>,
-) -> Result<(), Declined> {
+    structurals: &'a [u32],
+}
+
+/// Builds the shallow tape from `index`, under the containers already on
+/// `stack`. The structurals of a payload (a container the rules do not
+/// look into) are passed over by counting brackets alone.
+#[inline(always)]
+fn walk_structurals(index: Index<'_>, tape: &mut Tape, stack: &mut Vec<usize>) -> Result<(), Declined> {
+    let Index { bytes, base, end, structurals } = index;
     // A chunk's items are walked under the batch, already on the stack.
     let top_is_array =
         !stack.is_empty() || structurals.first().and_then(|&at| bytes.get(base + at as usize)) == Some(&b'[');
@@ -352,15 +356,8 @@ fn walk_structurals(
 /// there, the walk took 7 % more instructions on a maximal batch (while
 /// inlined for whole messages it takes fewer).
 #[inline(never)]
-fn walk_chunk(
-    bytes: &[u8],
-    base: usize,
-    end: usize,
-    structurals: &[u32],
-    tape: &mut Tape,
-    stack: &mut Vec<usize>,
-) -> Result<(), Declined> {
-    walk_structurals(bytes, base, end, structurals, tape, stack)
+fn walk_chunk(index: Index<'_>, tape: &mut Tape, stack: &mut Vec<usize>) -> Result<(), Declined> {
+    walk_structurals(index, tape, stack)
 }
 
 /// The container whose opening bracket is structural `open`: the index of
