@@ -3,14 +3,18 @@
 //! Names go into an open-addressing table by a 64-bit hash of their decoded
 //! text; names compare as text only when their hashes are equal. The first
 //! member whose name is already in the table is the first repeat in
-//! document order, so the pass stops there. An object too large for its
-//! table to stay in the cache (where every probe would wait for memory)
-//! has its names gathered first, split by the top bits of their hashes into
-//! partitions of a few thousand, and each partition checked with a small
-//! table; the earliest repeat found in any partition is the first. The hash is not keyed, so input
-//! could be crafted to collide: the table counts its probes, and past a
-//! budget linear in the number of names it gives way to sorting the hashes,
-//! which stays O(n log n) however the names collide.
+//! document order, so the pass stops there.
+//!
+//! An object too large for its table to stay in the cache (where every
+//! probe would wait for memory) has its names gathered first, split by the
+//! top bits of their hashes into partitions of a few thousand, and each
+//! partition checked with a small table; the earliest repeat found in any
+//! partition is the first.
+//!
+//! The hash is not keyed, so input could be crafted to collide: the table
+//! counts its probes, and past a budget linear in the number of names it
+//! gives way to sorting the hashes, which stays O(n log n) however the
+//! names collide.
 
 use alloc::vec::Vec;
 use core::cmp::Ordering;
@@ -20,8 +24,11 @@ use core::cmp::Ordering;
 const PROBES_PER_NAME: usize = 4;
 
 /// Objects with more members than this are checked in partitions: their
-/// table (8 bytes a name with its slots, plus 16 for the name's entry)
-/// would outgrow a 1 MiB cache.
+/// one table (two to four 4-byte slots a name, and a 16-byte entry) would
+/// take 3 MB and more. Measured: 16 MiB of envelope members (1.1 million)
+/// parse 2.2x to 3.4x faster in partitions; at 100 000 members the time is
+/// the same either way and partitions cost 11 % more instructions, so
+/// they start above that.
 const PARTITIONED_FROM: usize = 1 << 17;
 
 /// About how many names a partition holds: its table and entries, some

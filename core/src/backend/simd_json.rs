@@ -11,12 +11,13 @@
 //! A long batch is parsed in chunks of whole items: simd-json's buffers
 //! and tape cost about fourteen times the text they parse, so a batch read
 //! whole would cost fourteen times the batch; read in chunks, the cost is
-//! that of the largest chunk. The items are found by this backend's own
-//! pass (strings skipped with memchr, brackets counted), and each chunk is
-//! given to simd-json as an array of its items: if every chunk is valid
-//! and only whitespace and single commas lie between them, the batch is
-//! valid JSON, so a wrong split can only make simd-json refuse, never
-//! accept what is invalid.
+//! that of the largest chunk. A chunk's end is guessed (before the next
+//! item that opens with `{"jsonrpc"`), and where simd-json refuses the
+//! guess, found item by item by this backend's own pass (strings skipped
+//! with memchr, brackets counted). Each chunk is given to simd-json as an
+//! array of its items: if every chunk is valid and only whitespace and
+//! single commas lie between them, the batch is valid JSON, so a wrong
+//! split can only make simd-json refuse, never accept what is invalid.
 //!
 //! What simd-json refuses and the rules allow (integers beyond 64 bits,
 //! `1e400`) is declined, and the core's scanner builds the tape instead.
