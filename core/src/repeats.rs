@@ -80,27 +80,12 @@ impl NameTable {
         node: usize,
         same: impl Fn(usize) -> bool,
     ) -> Result<bool, TooManyCollisions> {
-        let mask = self.slots.len().wrapping_sub(1);
         let index = u32::try_from(self.keys.len() + 1).map_err(|_| TooManyCollisions)?;
-        // Fold the high half in, so every bit of the hash picks the slot.
-        let mut at = ((hash ^ (hash >> 32)) as usize) & mask;
-        loop {
-            let slot = self.slots.get_mut(at).ok_or(TooManyCollisions)?;
-            if *slot == 0 {
-                *slot = index;
-                self.keys.push((hash, node));
-                return Ok(false);
-            }
-            let earlier = (*slot as usize).checked_sub(1).and_then(|k| self.keys.get(k));
-            if let Some(&(earlier_hash, earlier_node)) = earlier
-                && earlier_hash == hash
-                && same(earlier_node)
-            {
-                return Ok(true);
-            }
-            self.budget = self.budget.checked_sub(1).ok_or(TooManyCollisions)?;
-            at = (at + 1) & mask;
+        let seen = probe(&mut self.slots, &self.keys, &mut self.budget, hash, index, same)?;
+        if !seen {
+            self.keys.push((hash, node));
         }
+        Ok(seen)
     }
 
     /// Whether names go to [`NameTable::gather`] rather than `insert`.
@@ -125,32 +110,17 @@ impl NameTable {
         for k in 0..self.starts.len().saturating_sub(1) {
             let (Some(&start), Some(&end)) = (self.starts.get(k), self.starts.get(k + 1)) else { break };
             self.clear_slots(end - start);
-            let mask = self.slots.len().wrapping_sub(1);
-            for at in start..end {
-                let Some(&(hash, node)) = self.partitions.get(at) else { break };
+            let Some(part) = self.partitions.get(start..end) else { break };
+            for (i, &(hash, node)) in part.iter().enumerate() {
                 // Names are in document order within a partition: past the
                 // earliest repeat found so far, none can come earlier.
                 if first.is_some_and(|f| node > f) {
                     break;
                 }
-                let index = u32::try_from(at - start + 1).map_err(|_| TooManyCollisions)?;
-                let mut probe = ((hash ^ (hash >> 32)) as usize) & mask;
-                loop {
-                    let slot = self.slots.get_mut(probe).ok_or(TooManyCollisions)?;
-                    if *slot == 0 {
-                        *slot = index;
-                        break;
-                    }
-                    let earlier = (*slot as usize).checked_sub(1).and_then(|i| self.partitions.get(start + i));
-                    if let Some(&(earlier_hash, earlier_node)) = earlier
-                        && earlier_hash == hash
-                        && same(earlier_node, node)
-                    {
-                        first = Some(first.map_or(node, |f| f.min(node)));
-                        break;
-                    }
-                    self.budget = self.budget.checked_sub(1).ok_or(TooManyCollisions)?;
-                    probe = (probe + 1) & mask;
+                let index = u32::try_from(i + 1).map_err(|_| TooManyCollisions)?;
+                if probe(&mut self.slots, part, &mut self.budget, hash, index, |earlier| same(earlier, node))? {
+                    first = Some(node);
+                    break;
                 }
             }
         }
@@ -217,6 +187,41 @@ impl NameTable {
             }
         }
         found
+    }
+}
+
+/// Looks a name up in `slots`, an open-addressing table over `entries`
+/// (slot value k + 1 for entry k): `true` if an entry with the same hash is
+/// the same name (`same` on its node); otherwise the name takes the free
+/// slot it reached, as `index`, and the caller records its entry there.
+/// Each probe past the first spends one of `budget`.
+#[inline(always)]
+fn probe(
+    slots: &mut [u32],
+    entries: &[(u64, usize)],
+    budget: &mut usize,
+    hash: u64,
+    index: u32,
+    same: impl Fn(usize) -> bool,
+) -> Result<bool, TooManyCollisions> {
+    let mask = slots.len().wrapping_sub(1);
+    // Fold the high half in, so every bit of the hash picks the slot.
+    let mut at = ((hash ^ (hash >> 32)) as usize) & mask;
+    loop {
+        let slot = slots.get_mut(at).ok_or(TooManyCollisions)?;
+        if *slot == 0 {
+            *slot = index;
+            return Ok(false);
+        }
+        let earlier = (*slot as usize).checked_sub(1).and_then(|k| entries.get(k));
+        if let Some(&(earlier_hash, earlier_node)) = earlier
+            && earlier_hash == hash
+            && same(earlier_node)
+        {
+            return Ok(true);
+        }
+        *budget = budget.checked_sub(1).ok_or(TooManyCollisions)?;
+        at = (at + 1) & mask;
     }
 }
 

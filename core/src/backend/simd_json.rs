@@ -26,7 +26,7 @@ use alloc::vec::Vec;
 
 use super::{Backend, Declined, sealed};
 use crate::limits::Limits;
-use crate::scan::is_whitespace;
+use crate::scan::{is_whitespace, skip_whitespace};
 use crate::tape::{NodeKind, Tape, expands};
 
 /// The simd-json backend (needs `std`).
@@ -242,10 +242,6 @@ fn last_non_whitespace(bytes: &[u8], start: usize, end: usize) -> usize {
         .get(start..end)
         .and_then(|part| part.iter().rposition(|&b| !is_whitespace(b)))
         .map_or(start, |k| start + k + 1)
-}
-
-fn skip_whitespace(bytes: &[u8], from: usize) -> usize {
-    bytes.get(from..).and_then(|rest| rest.iter().position(|&b| !is_whitespace(b))).map_or(bytes.len(), |k| from + k)
 }
 
 /// One past the value starting at `start`, if the bytes can be one: exact
