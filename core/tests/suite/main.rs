@@ -18,5 +18,6 @@ mod reasons;
 mod rules_envelope;
 mod rules_json;
 mod schemas;
+mod sse;
 mod stream;
 mod writing;

@@ -1,0 +1,456 @@
+//! The event-stream interpretation of the WHATWG HTML standard ("Server-sent
+//! events", section 9.2.6), as a state machine that takes bytes in pieces
+//! of any size and stops at the end of each event.
+//!
+//! It works on bytes, not decoded text: the data goes to the parser, which
+//! checks UTF-8 itself and says where it fails (a browser would put U+FFFD
+//! there instead). Lines end at CR LF, LF or CR; a CR ends its line at once
+//! and an LF right after it, in this piece or the next, is skipped, so a CR
+//! LF split across reads is one line ending, never two.
+
+use alloc::vec::Vec;
+
+/// The longest `event` or `id` value held, in bytes. Real ones are short (a
+/// type name, a stream id and a counter); a longer one makes its event
+/// too large rather than growing memory past `max_size` plus this.
+pub const MAX_FIELD_LEN: usize = 1024;
+
+const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+/// Longest field name that means anything (`retry`, `event`).
+const MAX_NAME: usize = 5;
+
+/// Where the interpreter is within a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum At {
+    /// At the start of a line: a blank line, a comment or a field follows.
+    LineStart,
+    /// Reading a field's name, up to its `:` or the end of the line.
+    Name,
+    /// Reading the value of a field that means something; `first` until
+    /// its first byte was seen (one leading space is removed).
+    Value { field: Field, first: bool },
+    /// A comment, or a field that means nothing: skipped to the line's end.
+    Skip,
+}
+
+/// The fields the standard gives a meaning to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Field {
+    Data,
+    Event,
+    Id,
+    Retry,
+}
+
+impl Field {
+    fn named(name: &[u8]) -> Option<Field> {
+        Some(match name {
+            b"data" => Field::Data,
+            b"event" => Field::Event,
+            b"id" => Field::Id,
+            b"retry" => Field::Retry,
+            _ => return None,
+        })
+    }
+}
+
+/// How an event ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ending {
+    /// Dispatched: its blank line arrived and it had data.
+    Dispatched,
+    /// Its blank line arrived, but something of it was too long (`len`
+    /// bytes): the data past `max_size`, or an `event` or `id` value past
+    /// [`MAX_FIELD_LEN`].
+    Oversized(u64),
+    /// The stream ended inside it.
+    Cut,
+}
+
+/// The state of one event stream.
+#[derive(Clone, Debug)]
+pub(crate) struct Interpreter {
+    max_size: usize,
+    at: At,
+    /// The last line ended with CR: an LF next is part of that line ending.
+    after_cr: bool,
+    /// Bytes of a byte-order mark matched at the start; `None` once past it.
+    bom: Option<usize>,
+    /// The line the next byte belongs to, 1-based.
+    line: u64,
+    /// Stream offset of the next byte.
+    offset: u64,
+    /// The name of the field being read, while it is short enough to mean
+    /// something.
+    name: [u8; MAX_NAME],
+    /// Its length; past `MAX_NAME`, a name that means nothing.
+    name_len: usize,
+    /// A field line (not a comment) arrived since the last blank line.
+    pending: bool,
+    /// Line and offset of the event's first field line.
+    start: (u64, u64),
+    /// The data buffer: each `data` value and an LF, while it fits
+    /// `max_size` plus that LF.
+    data: Vec<u8>,
+    /// Its length, counted on past the limit.
+    data_len: u64,
+    /// The event type buffer.
+    event_type: Vec<u8>,
+    /// The last event ID buffer (it outlives events, as the standard says).
+    id: Vec<u8>,
+    /// The `event` or `id` value being read, and its length counted on
+    /// past [`MAX_FIELD_LEN`] (for `retry`, only its length).
+    value: Vec<u8>,
+    value_len: u64,
+    /// A `retry` value being read: its number, and whether it is only
+    /// ASCII digits so far.
+    retry_value: u64,
+    retry_digits: bool,
+    /// The reconnection time last set, and the one set within this event.
+    retry: Option<u64>,
+    event_retry: Option<u64>,
+    /// Length of the first `event` or `id` value of this event that was too long.
+    over_field: Option<u64>,
+    /// The last event returned, whose buffers are reset before any more
+    /// bytes are taken (its data is lent until then).
+    ended: Option<Ending>,
+}
+
+impl Interpreter {
+    pub(crate) fn new(max_size: usize) -> Interpreter {
+        Interpreter {
+            max_size,
+            at: At::LineStart,
+            after_cr: false,
+            bom: Some(0),
+            line: 1,
+            offset: 0,
+            name: [0; MAX_NAME],
+            name_len: 0,
+            pending: false,
+            start: (1, 0),
+            data: Vec::new(),
+            data_len: 0,
+            event_type: Vec::new(),
+            id: Vec::new(),
+            value: Vec::new(),
+            value_len: 0,
+            retry_value: 0,
+            retry_digits: false,
+            retry: None,
+            event_retry: None,
+            over_field: None,
+            ended: None,
+        }
+    }
+
+    /// Takes bytes of `chunk` until an event ends or the chunk is used up:
+    /// how many it took, and how the event ended, if one did. The event's
+    /// parts stay readable until the next call.
+    pub(crate) fn step(&mut self, chunk: &[u8]) -> (usize, Option<Ending>) {
+        self.reset_ended();
+        let mut taken = 0;
+        if let Some(matched) = self.bom {
+            // The mark may come in pieces: hold what matches so far.
+            let mut matched = matched;
+            while let (Some(&byte), Some(&want)) = (chunk.get(taken), BOM.get(matched)) {
+                if byte != want {
+                    break;
+                }
+                matched += 1;
+                taken += 1;
+            }
+            if matched == BOM.len() {
+                self.offset += BOM.len() as u64;
+                self.bom = None;
+            } else if taken == chunk.len() {
+                self.bom = Some(matched);
+                return (taken, None);
+            } else {
+                // Not a mark: what matched of it was ordinary bytes (the
+                // start of a field name, which cannot end an event).
+                self.bom = None;
+                let (_, ending) = self.run(BOM.get(..matched).unwrap_or_default());
+                debug_assert!(ending.is_none());
+            }
+        }
+        let (used, ending) = self.run(chunk.get(taken..).unwrap_or_default());
+        (taken + used, ending)
+    }
+
+    /// The stream ended: an event it was inside is cut (the standard
+    /// discards it; a checker reports it). Only once.
+    pub(crate) fn finish(&mut self) -> Option<Ending> {
+        self.reset_ended();
+        if let Some(matched) = self.bom.take() {
+            let _ = self.run(BOM.get(..matched).unwrap_or_default());
+        }
+        if !self.pending {
+            return None;
+        }
+        self.pending = false;
+        self.at = At::LineStart;
+        self.ended = Some(Ending::Cut);
+        Some(Ending::Cut)
+    }
+
+    /// Takes `bytes` (past any byte-order mark) until an event ends.
+    fn run(&mut self, bytes: &[u8]) -> (usize, Option<Ending>) {
+        let mut i = 0;
+        while let Some(&byte) = bytes.get(i) {
+            match self.at {
+                At::LineStart => {
+                    if core::mem::take(&mut self.after_cr) && byte == b'\n' {
+                        i += 1;
+                        continue;
+                    }
+                    match byte {
+                        b'\r' | b'\n' => {
+                            i += 1;
+                            self.line_end(byte);
+                            if let Some(ending) = self.blank_line() {
+                                self.offset += i as u64;
+                                return (i, Some(ending));
+                            }
+                        }
+                        b':' => {
+                            i += 1;
+                            self.at = At::Skip;
+                        }
+                        _ => {
+                            if !self.pending {
+                                self.pending = true;
+                                self.start = (self.line, self.offset + i as u64);
+                            }
+                            self.name_len = 0;
+                            self.at = At::Name;
+                        }
+                    }
+                }
+                At::Name => {
+                    let rest = bytes.get(i..).unwrap_or_default();
+                    let end = memchr::memchr3(b':', b'\r', b'\n', rest);
+                    let name = rest.get(..end.unwrap_or(rest.len())).unwrap_or_default();
+                    self.take_name(name);
+                    let Some(at) = end else { return self.used_up(bytes.len()) };
+                    i += at + 1;
+                    let field = self.field();
+                    if let Some(&b':') = rest.get(at) {
+                        self.at = match field {
+                            Some(field) => self.begin_value(field),
+                            None => At::Skip,
+                        };
+                    } else {
+                        // A line without `:` is a field with an empty value.
+                        if let Some(field) = field {
+                            self.begin_value(field);
+                            self.end_value(field);
+                        }
+                        self.line_end(rest.get(at).copied().unwrap_or(b'\n'));
+                    }
+                }
+                At::Value { field, first } => {
+                    let mut rest = bytes.get(i..).unwrap_or_default();
+                    if first {
+                        self.at = At::Value { field, first: false };
+                        if byte == b' ' {
+                            i += 1;
+                            continue;
+                        }
+                    }
+                    let end = memchr::memchr2(b'\r', b'\n', rest);
+                    let ending = end.and_then(|at| rest.get(at).copied());
+                    if let Some(at) = end {
+                        rest = rest.get(..at).unwrap_or_default();
+                    }
+                    self.take_value(field, rest);
+                    let (Some(at), Some(ending)) = (end, ending) else { return self.used_up(bytes.len()) };
+                    i += at + 1;
+                    self.end_value(field);
+                    self.line_end(ending);
+                }
+                At::Skip => {
+                    let rest = bytes.get(i..).unwrap_or_default();
+                    let Some(at) = memchr::memchr2(b'\r', b'\n', rest) else { return self.used_up(bytes.len()) };
+                    i += at + 1;
+                    self.line_end(rest.get(at).copied().unwrap_or(b'\n'));
+                }
+            }
+        }
+        self.used_up(bytes.len())
+    }
+
+    fn used_up(&mut self, len: usize) -> (usize, Option<Ending>) {
+        self.offset += len as u64;
+        (len, None)
+    }
+
+    /// A line ended with `byte` (CR or LF).
+    fn line_end(&mut self, byte: u8) {
+        self.line += 1;
+        self.after_cr = byte == b'\r';
+        self.at = At::LineStart;
+    }
+
+    fn take_name(&mut self, part: &[u8]) {
+        if let Some(slot) = self.name.get_mut(self.name_len..self.name_len + part.len()) {
+            slot.copy_from_slice(part);
+        }
+        self.name_len = self.name_len.saturating_add(part.len());
+    }
+
+    fn field(&self) -> Option<Field> {
+        Field::named(self.name.get(..self.name_len)?)
+    }
+
+    fn begin_value(&mut self, field: Field) -> At {
+        match field {
+            Field::Data => {}
+            Field::Event | Field::Id => {
+                self.value.clear();
+                self.value_len = 0;
+            }
+            Field::Retry => {
+                self.value_len = 0;
+                self.retry_value = 0;
+                self.retry_digits = true;
+            }
+        }
+        At::Value { field, first: true }
+    }
+
+    fn take_value(&mut self, field: Field, part: &[u8]) {
+        match field {
+            Field::Data => {
+                self.data_len += part.len() as u64;
+                self.hold_data(part);
+            }
+            Field::Event | Field::Id => {
+                self.value_len += part.len() as u64;
+                if self.value_len <= MAX_FIELD_LEN as u64 {
+                    self.value.extend_from_slice(part);
+                } else {
+                    self.value.clear();
+                }
+            }
+            Field::Retry => {
+                self.value_len += part.len() as u64;
+                for &b in part {
+                    self.retry_digits &= b.is_ascii_digit();
+                    self.retry_value = self.retry_value.saturating_mul(10).saturating_add(u64::from(b & 0x0F));
+                }
+            }
+        }
+    }
+
+    /// Holds data bytes while the buffer fits the limit plus the LF that
+    /// the last line adds (removed at dispatch); drops them past it.
+    fn hold_data(&mut self, part: &[u8]) {
+        let limit = (self.max_size as u64).saturating_add(1);
+        if self.data_len > limit {
+            self.data.clear();
+            return;
+        }
+        // Grow towards the limit, never past it: a message of 40 MiB under
+        // a 64 MiB limit does not reserve 80.
+        let wanted = self.data.len() + part.len();
+        if wanted > self.data.capacity() {
+            let room = usize::try_from(limit).unwrap_or(usize::MAX);
+            let target = wanted.max(self.data.capacity().saturating_mul(2)).min(room);
+            self.data.reserve_exact(target - self.data.len());
+        }
+        self.data.extend_from_slice(part);
+    }
+
+    /// The field line ended: what the standard does with its value.
+    fn end_value(&mut self, field: Field) {
+        match field {
+            Field::Data => {
+                self.data_len += 1;
+                self.hold_data(b"\n");
+            }
+            Field::Event | Field::Id if self.value_len > MAX_FIELD_LEN as u64 => {
+                self.over_field.get_or_insert(self.value_len);
+            }
+            Field::Event => core::mem::swap(&mut self.event_type, &mut self.value),
+            // An id holding NUL is ignored.
+            Field::Id if self.value.contains(&0) => {}
+            Field::Id => core::mem::swap(&mut self.id, &mut self.value),
+            // Only ASCII digits set the reconnection time (not an empty value).
+            Field::Retry if self.retry_digits && self.value_len > 0 => {
+                self.retry = Some(self.retry_value);
+                self.event_retry = Some(self.retry_value);
+            }
+            Field::Retry => {}
+        }
+    }
+
+    /// A blank line: the standard's "dispatch the event".
+    fn blank_line(&mut self) -> Option<Ending> {
+        if !core::mem::take(&mut self.pending) {
+            return None;
+        }
+        let limit = (self.max_size as u64).saturating_add(1);
+        let ending = if self.data_len > limit {
+            Ending::Oversized(self.data_len - 1)
+        } else if let Some(len) = self.over_field {
+            Ending::Oversized(len)
+        } else if self.data_len == 0 {
+            // No data line: nothing is dispatched (the id still counts).
+            self.event_type.clear();
+            self.event_retry = None;
+            return None;
+        } else {
+            self.data.pop();
+            Ending::Dispatched
+        };
+        self.ended = Some(ending);
+        Some(ending)
+    }
+
+    /// Forgets the event returned last, before taking more bytes.
+    fn reset_ended(&mut self) {
+        if self.ended.take().is_some() {
+            self.data.clear();
+            self.data_len = 0;
+            self.event_type.clear();
+            self.event_retry = None;
+            self.over_field = None;
+        }
+    }
+
+    /// Line and offset of the event's first field line.
+    pub(crate) fn start(&self) -> (u64, u64) {
+        self.start
+    }
+
+    /// The event type: the buffer, or `message` when it is empty.
+    pub(crate) fn event_type(&self) -> &[u8] {
+        if self.event_type.is_empty() { b"message" } else { &self.event_type }
+    }
+
+    /// The last event ID buffer.
+    pub(crate) fn id(&self) -> &[u8] {
+        &self.id
+    }
+
+    /// The event's data, once dispatched.
+    pub(crate) fn data(&self) -> &[u8] {
+        &self.data
+    }
+
+    /// The reconnection time set within the event.
+    pub(crate) fn event_retry(&self) -> Option<u64> {
+        self.event_retry
+    }
+
+    /// The reconnection time last set.
+    pub(crate) fn retry(&self) -> Option<u64> {
+        self.retry
+    }
+
+    /// Bytes held: the data, the event type and id, a value being read.
+    pub(crate) fn held(&self) -> usize {
+        self.data.len() + self.event_type.len() + self.id.len() + self.value.len()
+    }
+}
