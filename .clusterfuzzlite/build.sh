@@ -48,6 +48,11 @@ for target in $targets; do
         find corpus -type f ! -name '*.md' ! -name '*.py' -size -1024k -exec cp --backup=numbered {} "$seeds/$target/" \;
       fi
       ;;
+    sse)
+      if [ -d corpus/sse ]; then
+        find corpus/sse -type f ! -name '*.md' ! -name LICENSE -size -1024k -exec cp --backup=numbered {} "$seeds/$target/" \;
+      fi
+      ;;
   esac
   rm -f "$OUT/${target}_seed_corpus.zip"
   if [ -n "$(ls -A "$seeds/$target")" ]; then

@@ -10,7 +10,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::error::Error;
+use crate::error::{Error, Fault};
 
 /// A request id: a string or an integer (MCP's `RequestId`), or `null` under
 /// the plain JSON-RPC 2.0 profile.
@@ -98,6 +98,36 @@ impl<'a> RawJson<'a> {
     #[must_use]
     pub fn into_owned(self) -> RawJson<'static> {
         RawJson(owned_str(self.0))
+    }
+
+    /// The value of the member `name` of this payload, when it is an
+    /// object that has one: found by walking its top level only, nested
+    /// values passed over, so `params.name` of a `tools/call` costs no
+    /// parse of its arguments. Names are compared decoded.
+    ///
+    /// ```
+    /// # use mcp_envelope::{Message, Parser, Revision};
+    /// let line = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{"name":"x"},"name":"get_me"}}"#;
+    /// let envelope = Parser::new(Revision::V2026_07_28).parse(line).unwrap();
+    /// let Some(Message::Request(call)) = envelope.single() else { unreachable!() };
+    /// let name = call.params.as_ref().and_then(|p| p.member("name").ok().flatten());
+    /// assert_eq!(name.as_ref().and_then(|n| n.as_str()).as_deref(), Some("get_me"));
+    /// assert_eq!(name.and_then(|n| n.span_in(line)), Some(88..96));
+    /// ```
+    ///
+    /// # Errors
+    /// `duplicate-member` (offset within this payload) when `name` appears
+    /// twice, since readers that keep the first and readers that keep the
+    /// last would act on different values.
+    pub fn member(&self, name: &str) -> Result<Option<RawJson<'_>>, Fault> {
+        let json = self.get();
+        Ok(crate::lookup::member(json, name)?.and_then(|span| json.get(span)).map(RawJson::new))
+    }
+
+    /// The string this payload is, decoded; `None` when it is another value.
+    #[must_use]
+    pub fn as_str(&self) -> Option<Cow<'_, str>> {
+        crate::lookup::string(self.get())
     }
 
     /// Where this payload lies within `message`, the text it was parsed from:

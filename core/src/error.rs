@@ -13,6 +13,10 @@ pub const PARSE_ERROR: i64 = -32700;
 pub const INVALID_REQUEST: i64 = -32600;
 /// JSON-RPC 2.0 "Invalid params": what [`RawJson::deserialize`](crate::RawJson::deserialize) answers with.
 pub const INVALID_PARAMS: i64 = -32602;
+/// MCP 2026-07-28 `HeaderMismatch`: on Streamable HTTP, a routing header
+/// that is missing, malformed or disagrees with the body (see
+/// [`exchange`](crate::exchange)).
+pub const HEADER_MISMATCH: i64 = -32020;
 
 macro_rules! reasons {
     ($( $(#[$doc:meta])* $variant:ident = ($code:expr, $name:literal, $message:literal, $hint:expr), )*) => {
@@ -36,7 +40,8 @@ macro_rules! reasons {
                 match self { $(Reason::$variant => $name,)* }
             }
 
-            /// The JSON-RPC error code to answer with: -32700 or -32600.
+            /// The JSON-RPC error code to answer with: -32700 or -32600 for
+            /// the parser's reasons, -32020 for [`Reason::HeaderMismatch`].
             #[must_use]
             pub const fn code(self) -> i64 {
                 match self { $(Reason::$variant => $code,)* }
@@ -148,6 +153,13 @@ reasons! {
     MissingErrorMessage = (INVALID_REQUEST, "missing-error-message", "error has no message", None),
     /// `error.message` is not a string.
     InvalidErrorMessage = (INVALID_REQUEST, "invalid-error-message", "error message is not a string", None),
+
+    /// Streamable HTTP under 2026-07-28: a header that mirrors the body
+    /// (`Mcp-Method`, `Mcp-Name`, `MCP-Protocol-Version`) is missing,
+    /// malformed or disagrees with it; the offset is the body's value. Never
+    /// from the parser: [`exchange`](crate::exchange) finds it.
+    HeaderMismatch = (HEADER_MISMATCH, "header-mismatch", "a header that mirrors the body is missing, malformed or disagrees with it",
+        Some("gateways route on these headers while servers act on the body: both must say the same")),
 }
 
 impl Reason {
@@ -264,7 +276,8 @@ impl<'a> Error<'a> {
         self.fault.reason
     }
 
-    /// The JSON-RPC error code to answer with (-32700 or -32600).
+    /// The JSON-RPC error code to answer with (-32700 or -32600; -32020
+    /// for a header fault).
     #[must_use]
     pub fn code(&self) -> i64 {
         self.fault.reason.code()

@@ -75,8 +75,10 @@ mod classify;
 pub mod codes;
 mod envelope;
 mod error;
+pub mod exchange;
 pub mod ids;
 mod limits;
+mod lookup;
 mod number;
 mod parser;
 mod repeats;
@@ -92,7 +94,7 @@ pub mod write;
 pub use envelope::{
     Envelope, ErrorObject, ErrorResponse, Id, Items, Kind, Message, Notification, RawJson, Request, ResultResponse,
 };
-pub use error::{Error, Fault, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, Reason, Reply};
+pub use error::{Error, Fault, HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, Reason, Reply};
 pub use limits::Limits;
 pub use parser::{DefaultBackend, Parser};
 pub use revision::{IdReuse, Revision, UnknownRevision};

@@ -108,6 +108,37 @@ impl Revision {
         matches!(self, Revision::V2026_07_28)
     }
 
+    /// Streamable HTTP is the HTTP transport (2025-03-26 on; 2024-11-05
+    /// had "HTTP with SSE", a GET stream and a separate POST endpoint).
+    #[must_use]
+    pub const fn has_streamable_http(self) -> bool {
+        !matches!(self, Revision::V2024_11_05 | Revision::JsonRpc)
+    }
+
+    /// Every HTTP request after initialisation carries
+    /// `MCP-Protocol-Version` (2025-06-18 on; 2026-07-28: every POST).
+    #[must_use]
+    pub const fn has_protocol_version_header(self) -> bool {
+        matches!(self, Revision::V2025_06_18 | Revision::V2025_11_25 | Revision::V2026_07_28)
+    }
+
+    /// Sessions, named by `Mcp-Session-Id` (2025-03-26 to 2025-11-25;
+    /// 2026-07-28 removed them).
+    #[must_use]
+    pub const fn has_sessions(self) -> bool {
+        matches!(self, Revision::V2025_03_26 | Revision::V2025_06_18 | Revision::V2025_11_25)
+    }
+
+    /// 2026-07-28 alone: SEP-2243's `Mcp-Method` and `Mcp-Name` mirror the
+    /// body, `MCP-Protocol-Version` must equal the body's
+    /// `_meta["io.modelcontextprotocol/protocolVersion"]`, clients post no
+    /// responses and servers send no requests of their own on a response
+    /// stream (both replaced by results that ask for input).
+    #[must_use]
+    pub const fn mirrors_headers(self) -> bool {
+        matches!(self, Revision::V2026_07_28)
+    }
+
     /// The id-reuse rule for the in-flight tracker.
     #[must_use]
     pub const fn id_reuse(self) -> IdReuse {

@@ -2,7 +2,8 @@
 # target's working corpus (fuzz/corpus/<target>/, not committed) comes from.
 
 # Seeds: byte-level targets start from real and hostile JSON; the others
-# (structured, ids) decode raw bytes, so only their own findings seed them.
+# (structured, ids) decode raw bytes, so only their own findings seed them;
+# the event-stream target starts from the streams of corpus/sse.
 seed_dirs() {
   local target=$1
   echo "fuzz/regressions/$target"
@@ -11,6 +12,9 @@ seed_dirs() {
       echo testdata/jsontestsuite/test_parsing
       find testdata/mcp-spec/2026-07-28/examples -mindepth 1 -maxdepth 1 -type d
       [ -d corpus ] && find corpus -mindepth 1 -maxdepth 1 -type d
+      ;;
+    sse)
+      [ -d corpus/sse ] && find corpus/sse -mindepth 1 -maxdepth 1 -type d
       ;;
   esac
 }

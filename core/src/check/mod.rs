@@ -15,6 +15,7 @@
 //! | [`differential`] | serde_json, simd-json (batches whole and in chunks) and the core's scanner give the same outcome |
 //! | [`structured`] | written envelopes parse back to themselves; mutations of them agree across backends |
 //! | [`stream`] | line framing does not depend on chunking, the push and pull readers and the tokio codec give the same frames, and each stays within its memory bound |
+//! | [`sse`] | event-stream framing gives a plain model's events for any chunking, by the push and pull readers and the tokio codec, each within its memory bound |
 //! | [`ids`] | the in-flight tracker matches a plain model |
 
 use alloc::format;
@@ -27,11 +28,13 @@ use crate::error::Error;
 use crate::limits::Limits;
 use crate::revision::Revision;
 
+mod chunks;
 mod differential;
 mod ids;
 mod parse;
 #[cfg(feature = "arbitrary")]
 mod sketch;
+mod sse;
 mod stream;
 
 pub use differential::{differential, differential_under};
@@ -39,6 +42,7 @@ pub use ids::ids;
 pub use parse::{parse_serde, parse_serde_under, parse_simd, parse_simd_under};
 #[cfg(feature = "arbitrary")]
 pub use sketch::{Sketch, structured, structured_bytes};
+pub use sse::sse;
 pub use stream::stream;
 
 /// The limits the properties run under: the defaults, and small ones that

@@ -2,11 +2,12 @@
 //! [`LineReader`], the pull [`Frames`] and the tokio [`LineCodec`].
 
 use alloc::vec::Vec;
-use std::io::{self, BufReader, Read};
+use std::io::{self, BufReader};
 
 use bytes::BytesMut;
 use tokio_util::codec::Decoder;
 
+use super::chunks::{Sizes, Trickle, split};
 use super::{assert_same, shown};
 use crate::backend::{SerdeJson, SimdJson};
 use crate::parser::Parser;
@@ -85,50 +86,13 @@ fn gives<'c>(max: usize, chunks: impl Iterator<Item = &'c [u8]>, expected: &[Own
     expect.all_met()
 }
 
-/// Pseudo-random sizes (xorshift), from the input's seed byte.
-struct Sizes(u32);
-
-impl Sizes {
-    /// A size in `0..bound`.
-    fn next(&mut self, bound: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 17;
-        self.0 ^= self.0 << 5;
-        self.0 as usize % bound.max(1)
-    }
-}
-
-/// The stream as a pipe delivers it: reads of pseudo-random sizes, and now
-/// and then an interrupted one, which the pull reader must retry.
-struct Trickle<'a> {
-    rest: &'a [u8],
-    sizes: Sizes,
-    bound: usize,
-}
-
-impl Read for Trickle<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.sizes.next(self.bound);
-        if n == 0 && !self.rest.is_empty() {
-            return Err(io::ErrorKind::Interrupted.into());
-        }
-        let n = n.min(self.rest.len()).min(buf.len());
-        let (piece, after) = self.rest.split_at(n);
-        if let Some(to) = buf.get_mut(..n) {
-            to.copy_from_slice(piece);
-        }
-        self.rest = after;
-        Ok(n)
-    }
-}
-
 /// The frames of [`Frames`] over `bytes`, read in pieces through a buffer
 /// of pseudo-random capacity (as small as one byte, so lines straddle
 /// refills), compared with `expected`.
 fn pulled_gives(max: usize, bytes: &[u8], sizes: &mut Sizes, expected: &[Owned]) -> bool {
     let bound = 2 * max + 3;
     let capacity = 1 + sizes.next(bound);
-    let trickle = Trickle { rest: bytes, sizes: Sizes(sizes.0 | 1), bound };
+    let trickle = Trickle::new(bytes, sizes.fork(), bound);
     let mut frames = Frames::new(BufReader::with_capacity(capacity, trickle), max);
     let mut expect = Expect::new(expected);
     loop {
@@ -188,15 +152,8 @@ pub fn stream(input: &[u8]) {
     let max = usize::from(*max % 64) + 1;
     let whole = frames(max, core::iter::once(bytes));
 
-    let mut sizes = Sizes(u32::from(*seed) | 1);
-    let mut rest = bytes;
-    let mut chunks = Vec::new();
-    while !rest.is_empty() {
-        let n = sizes.next(2 * max + 3).min(rest.len());
-        let (chunk, after) = rest.split_at(n);
-        chunks.push(chunk);
-        rest = after;
-    }
+    let mut sizes = Sizes::new(u32::from(*seed));
+    let chunks = split(bytes, &mut sizes, 2 * max + 3);
     assert!(
         gives(max, chunks.iter().copied(), &whole),
         "chunking changed the frames of {}: {:?}, whole {whole:?}",
@@ -272,31 +229,13 @@ mod tests {
                 None => unreachable!("the text has frames"),
             }
             for seed in 1..50 {
-                let mut sizes = Sizes(seed);
+                let mut sizes = Sizes::new(seed);
                 assert!(pulled_gives(max, text, &mut sizes, &whole), "pull, limit {max}, seed {seed}");
-                assert!(!pulled_gives(max, text, &mut Sizes(seed), &wrong), "pull sees a wrong line number");
+                assert!(!pulled_gives(max, text, &mut Sizes::new(seed), &wrong), "pull sees a wrong line number");
                 let chunks: Vec<&[u8]> = text.chunks(1 + seed as usize % 5).collect();
                 assert!(decoded_gives(max, chunks.iter().copied(), &whole), "codec, limit {max}, seed {seed}");
                 assert!(!decoded_gives(max, chunks.iter().copied(), &whole[1..]), "codec sees an extra frame");
             }
         }
-    }
-
-    #[test]
-    fn trickled_reads_are_sometimes_interrupted_and_lose_nothing() {
-        let text: Vec<u8> = (0..=255u8).collect();
-        let mut trickle = Trickle { rest: &text, sizes: Sizes(7), bound: 9 };
-        let (mut read, mut interrupted) = (Vec::new(), 0);
-        let mut buf = [0u8; 16];
-        loop {
-            match trickle.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => read.extend_from_slice(&buf[..n]),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => interrupted += 1,
-                Err(e) => panic!("{e}"),
-            }
-        }
-        assert_eq!(read, text);
-        assert!(interrupted > 0);
     }
 }

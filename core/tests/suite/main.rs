@@ -9,6 +9,7 @@ mod support;
 mod api;
 mod backends;
 mod codes;
+mod exchange;
 mod ids;
 mod jsonrpc_spec;
 mod jsontestsuite;

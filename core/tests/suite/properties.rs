@@ -44,6 +44,11 @@ fn property_stream() {
 }
 
 #[test]
+fn property_sse() {
+    bolero::check!().with_test_time(budget()).for_each(check::sse);
+}
+
+#[test]
 fn property_ids() {
     bolero::check!().with_test_time(budget()).for_each(check::ids);
 }
@@ -56,6 +61,7 @@ pub fn target(name: &str) -> Option<fn(&[u8])> {
         "differential" => check::differential,
         "structured" => check::structured_bytes,
         "stream" => check::stream,
+        "sse" => check::sse,
         "ids" => check::ids,
         _ => return None,
     })
@@ -78,7 +84,7 @@ fn regressions() -> std::path::PathBuf {
 #[test]
 fn every_regression_file_is_replayed_through_its_target_and_has_a_note() {
     let root = regressions();
-    for name in ["parse_serde", "parse_simd", "differential", "structured", "stream", "ids"] {
+    for name in ["parse_serde", "parse_simd", "differential", "structured", "stream", "sse", "ids"] {
         assert!(root.join(name).join("NOTES.md").is_file(), "fuzz/regressions/{name}/NOTES.md is missing");
     }
     for dir in std::fs::read_dir(&root).unwrap() {

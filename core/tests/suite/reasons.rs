@@ -49,6 +49,7 @@ fn reason_names_and_codes_are_stable() {
             ("invalid-error-code", -32600),
             ("missing-error-message", -32600),
             ("invalid-error-message", -32600),
+            ("header-mismatch", -32020),
         ]
     );
 }

@@ -1,0 +1,351 @@
+//! RULES.md section 8: the rules of one Streamable HTTP exchange.
+
+use mcp_envelope::exchange::{Conversation, Exchange, Headers, Place, Rule};
+use mcp_envelope::{Parser, Revision, write};
+
+const JSON: (&str, &str) = ("Content-Type", "application/json");
+const SSE: (&str, &str) = ("Content-Type", "text/event-stream");
+const ACCEPT: (&str, &str) = ("Accept", "application/json, text/event-stream");
+
+fn headers<'h>(pairs: &'h [(&'h str, &'h str)]) -> Headers<'h> {
+    Headers::from_pairs(pairs.iter().map(|(n, v)| (*n, v.as_bytes())))
+}
+
+fn post_in(conversation: &Conversation, pairs: &[(&str, &str)], body: &str) -> Exchange {
+    let parsed = Parser::new(conversation.rules()).parse(body.as_bytes());
+    Exchange::post(conversation, &headers(pairs), body.as_bytes(), &parsed)
+}
+
+fn post(revision: Revision, pairs: &[(&str, &str)], body: &str) -> Exchange {
+    post_in(&Conversation::new(revision), pairs, body)
+}
+
+fn names(exchange: &Exchange) -> Vec<&'static str> {
+    exchange.findings().iter().map(|f| f.rule.name()).collect()
+}
+
+/// The response, then each message (a JSON body, or one event each), then the end.
+fn answer(exchange: &mut Exchange, status: u16, pairs: &[(&str, &str)], messages: &[&str]) {
+    exchange.response(status, &headers(pairs));
+    // 2025-03-26 reads batches too; every other message here is valid in all.
+    let mut parser = Parser::new(Revision::V2025_03_26);
+    for (i, m) in messages.iter().enumerate() {
+        let place = Place::Response { line: 1 + 3 * i as u64, offset: 0 };
+        exchange.message(place, &parser.parse(m.as_bytes()));
+    }
+    exchange.end();
+}
+
+const PING: &str = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+const PONG: &str = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
+const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+const V1125: (&str, &str) = ("MCP-Protocol-Version", "2025-11-25");
+
+#[test]
+fn a_post_accepts_json_and_event_streams_and_sends_json() {
+    assert_eq!(names(&post(Revision::V2025_03_26, &[ACCEPT, JSON], PING)), [] as [&str; 0]);
+    let only_json = [("accept", "application/json"), JSON];
+    assert_eq!(names(&post(Revision::V2025_03_26, &only_json, PING)), ["accept-incomplete"]);
+    assert_eq!(
+        names(&post(Revision::V2025_03_26, &[ACCEPT, ("content-type", "text/plain")], PING)),
+        ["content-type-not-json"]
+    );
+    assert_eq!(
+        names(&post(
+            Revision::V2025_03_26,
+            &[("accept", "*/*"), ("content-type", "application/json; charset=utf-8")],
+            PING
+        )),
+        [] as [&str; 0]
+    );
+    // 2024-11-05 had no Streamable HTTP: nothing to hold a post to.
+    assert_eq!(names(&post(Revision::V2024_11_05, &[], PING)), [] as [&str; 0]);
+}
+
+#[test]
+fn a_post_without_requests_is_answered_202_with_no_body() {
+    let ok = [ACCEPT, JSON, V1125];
+    let mut e = post(Revision::V2025_11_25, &ok, INITIALIZED);
+    answer(&mut e, 202, &[], &[]);
+    assert_eq!(names(&e), [] as [&str; 0]);
+    let mut e = post(Revision::V2025_11_25, &ok, INITIALIZED);
+    answer(&mut e, 200, &[JSON], &[]);
+    assert_eq!(names(&e), ["not-accepted"]);
+    let mut e = post(Revision::V2025_11_25, &ok, INITIALIZED);
+    e.response(202, &headers(&[]));
+    e.body_bytes(2);
+    assert_eq!(names(&e), ["body-on-accepted"]);
+    // A refusal is allowed, with or without an error body.
+    let mut e = post(Revision::V2025_11_25, &ok, INITIALIZED);
+    answer(&mut e, 400, &[JSON], &[r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"no"}}"#]);
+    assert_eq!(names(&e), [] as [&str; 0]);
+}
+
+#[test]
+fn a_request_answered_with_json_gets_the_response_to_its_id() {
+    let ok = [ACCEPT, JSON, V1125];
+    let run = |messages: &[&str]| {
+        let mut e = post(Revision::V2025_11_25, &ok, PING);
+        answer(&mut e, 200, &[JSON], messages);
+        names(&e)
+    };
+    assert_eq!(run(&[PONG]), [] as [&str; 0]);
+    assert_eq!(run(&[r#"{"jsonrpc":"2.0","id":2,"result":{}}"#]), ["response-id-mismatch", "no-response"]);
+    assert_eq!(run(&[PING]), ["not-a-response", "no-response"]);
+    assert_eq!(run(&[]), ["no-response"]);
+    // A response too broken to read may have been the answer: no finding.
+    assert_eq!(run(&[r#"{"jsonrpc":"2.0","id":1,"result":"#]), [] as [&str; 0]);
+}
+
+#[test]
+fn a_batch_of_requests_under_2025_03_26_gets_one_response_to_each() {
+    let batch = r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#;
+    let run = |messages: &[&str]| {
+        let mut e = post(Revision::V2025_03_26, &[ACCEPT, JSON], batch);
+        answer(&mut e, 200, &[JSON], messages);
+        names(&e)
+    };
+    assert_eq!(
+        run(&[r#"[{"jsonrpc":"2.0","id":2,"result":{}},{"jsonrpc":"2.0","id":1,"result":{}}]"#]),
+        [] as [&str; 0]
+    );
+    assert_eq!(
+        run(&[r#"[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":1,"result":{}}]"#]),
+        ["response-repeated", "no-response"]
+    );
+}
+
+#[test]
+fn an_event_stream_answer_holds_exactly_one_response_to_each_request() {
+    let progress = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}"#;
+    let sampling = r#"{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{}}"#;
+    let run = |revision: Revision, messages: &[&str]| {
+        let version = ("MCP-Protocol-Version", revision.name());
+        let mut e = post(revision, &[ACCEPT, JSON, version], PING);
+        answer(&mut e, 200, &[SSE], messages);
+        e.findings().iter().map(|f| (f.rule.name(), f.place)).collect::<Vec<_>>()
+    };
+    assert_eq!(run(Revision::V2025_11_25, &[progress, sampling, PONG]), []);
+    assert_eq!(
+        run(Revision::V2025_11_25, &[progress, PONG, PONG]),
+        [("response-repeated", Place::Response { line: 7, offset: 0 })]
+    );
+    assert_eq!(run(Revision::V2025_11_25, &[progress]), [("no-response", Place::End)]);
+}
+
+#[test]
+fn under_2026_07_28_servers_send_no_requests_on_a_response_stream_and_clients_post_no_responses() {
+    let sampling = r#"{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{}}"#;
+    let conversation = Conversation::new(Revision::V2026_07_28);
+    let mut e = post_in(&conversation, &modern("ping", None), &modern_ping());
+    answer(&mut e, 200, &[SSE], &[sampling, PONG]);
+    assert_eq!(names(&e), ["server-request-on-stream"]);
+    let posted = post_in(&conversation, &[ACCEPT, JSON, ("MCP-Protocol-Version", "2026-07-28")], PONG);
+    assert_eq!(names(&posted), ["response-posted"]);
+}
+
+#[test]
+fn a_web_page_where_json_belongs_is_an_unexpected_content_type() {
+    let mut e = post(Revision::V2025_11_25, &[ACCEPT, JSON, V1125], PING);
+    answer(&mut e, 200, &[("Content-Type", "text/html; charset=utf-8")], &[]);
+    assert_eq!(names(&e), ["content-type-unexpected"]);
+}
+
+#[test]
+fn mcp_protocol_version_follows_initialize_from_2025_06_18() {
+    let initialize = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+    let mut conversation = Conversation::new(Revision::V2025_11_25);
+    // `initialize` itself needs no header; its result names the revision.
+    let mut e = post_in(&conversation, &[ACCEPT, JSON], initialize);
+    answer(
+        &mut e,
+        200,
+        &[JSON],
+        &[
+            r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#,
+        ],
+    );
+    assert_eq!(names(&e), [] as [&str; 0]);
+    conversation.learn(&e);
+    assert_eq!(conversation.rules(), Revision::V2025_06_18);
+    assert_eq!(
+        names(&post_in(&conversation, &[ACCEPT, JSON, ("MCP-Protocol-Version", "2025-06-18")], INITIALIZED)),
+        [] as [&str; 0]
+    );
+    assert_eq!(names(&post_in(&conversation, &[ACCEPT, JSON], INITIALIZED)), ["protocol-version-missing"]);
+    assert_eq!(names(&post_in(&conversation, &[ACCEPT, JSON, V1125], PING)), ["protocol-version-mismatch"]);
+    // Under 2025-03-26 there is no such header.
+    assert_eq!(names(&post(Revision::V2025_03_26, &[ACCEPT, JSON], PING)), [] as [&str; 0]);
+    let get = Exchange::other(&conversation, "GET", &headers(&[("Accept", "text/event-stream")]));
+    assert_eq!(names(&get), ["protocol-version-missing"]);
+}
+
+#[test]
+fn session_ids_are_visible_ascii_from_2025_03_26_to_2025_11_25() {
+    let bad = [ACCEPT, JSON, V1125, ("Mcp-Session-Id", "a b")];
+    assert_eq!(names(&post(Revision::V2025_11_25, &bad, PING)), ["session-id-invalid"]);
+    let mut e = post(Revision::V2025_03_26, &[ACCEPT, JSON], PING);
+    answer(&mut e, 200, &[JSON, ("mcp-session-id", "id\u{7}")], &[PONG]);
+    assert_eq!(names(&e), ["server-session-id-invalid"]);
+    // 2026-07-28 has no sessions: the header is ignored.
+    let mut pairs = modern("ping", None);
+    pairs.push(("Mcp-Session-Id", "a b"));
+    assert_eq!(names(&post(Revision::V2026_07_28, &pairs, &modern_ping())), [] as [&str; 0]);
+}
+
+#[test]
+fn a_get_stream_carries_no_response_unless_it_resumes_one() {
+    let conversation = Conversation::new(Revision::V2025_03_26);
+    let mut e = Exchange::other(&conversation, "GET", &headers(&[("Accept", "text/event-stream")]));
+    answer(&mut e, 200, &[SSE], &[INITIALIZED, PONG]);
+    assert_eq!(names(&e), ["response-on-get-stream"]);
+    let mut e = Exchange::other(&conversation, "GET", &headers(&[("Last-Event-ID", "7")]));
+    answer(&mut e, 200, &[SSE], &[PONG]);
+    assert_eq!(names(&e), [] as [&str; 0]);
+    let mut e = Exchange::other(&conversation, "GET", &headers(&[]));
+    answer(&mut e, 405, &[], &[]);
+    assert_eq!(names(&e), [] as [&str; 0]);
+}
+
+fn meta_params(extra: &str) -> String {
+    format!(
+        r#"{{{extra}"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}}}}"#
+    )
+}
+
+fn modern_ping() -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{}}}"#, meta_params(""))
+}
+
+fn call(method: &str, target: &str) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":9,"method":"{method}","params":{}}}"#, meta_params(target))
+}
+
+fn modern<'a>(method: &'a str, name: Option<&'a str>) -> Vec<(&'a str, &'a str)> {
+    let mut pairs = vec![ACCEPT, JSON, ("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", method)];
+    pairs.extend(name.map(|n| ("Mcp-Name", n)));
+    pairs
+}
+
+#[test]
+fn under_2026_07_28_mcp_method_mirrors_every_request_s_method() {
+    let v = Revision::V2026_07_28;
+    assert_eq!(names(&post(v, &modern("ping", None), &modern_ping())), [] as [&str; 0]);
+    let mut missing = modern("ping", None);
+    missing.retain(|(n, _)| *n != "Mcp-Method");
+    assert_eq!(names(&post(v, &missing, &modern_ping())), ["mcp-method-missing"]);
+    // Values are case-sensitive; a repeated header is two answers.
+    assert_eq!(names(&post(v, &modern("PING", None), &modern_ping())), ["mcp-method-mismatch"]);
+    let mut twice = modern("ping", None);
+    twice.push(("mcp-method", "ping"));
+    assert_eq!(names(&post(v, &twice, &modern_ping())), ["mcp-method-mismatch"]);
+    // A notification need not carry it, but may not contradict its body.
+    let note = format!(
+        r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{}}}"#,
+        meta_params(r#""requestId":1,"#)
+    );
+    let mut bare = modern("x", None);
+    bare.retain(|(n, _)| *n != "Mcp-Method");
+    assert_eq!(names(&post(v, &bare, &note)), [] as [&str; 0]);
+    assert_eq!(names(&post(v, &modern("tools/call", None), &note)), ["mcp-method-mismatch"]);
+}
+
+#[test]
+fn under_2026_07_28_mcp_name_mirrors_params_name_or_uri_with_base64_decoded() {
+    let v = Revision::V2026_07_28;
+    let run =
+        |method: &str, target: &str, name: Option<&str>| names(&post(v, &modern(method, name), &call(method, target)));
+    assert_eq!(run("tools/call", r#""name":"get_me","#, Some("get_me")), [] as [&str; 0]);
+    assert_eq!(run("prompts/get", r#""name":"review","#, Some("review")), [] as [&str; 0]);
+    assert_eq!(run("resources/read", r#""uri":"file:///a b","#, Some("file:///a b")), [] as [&str; 0]);
+    assert_eq!(
+        run("tools/call", r#""name":"Hello, \u4e16\u754c","#, Some("=?base64?SGVsbG8sIOS4lueVjA==?=")),
+        [] as [&str; 0]
+    );
+    assert_eq!(run("tools/call", r#""name":"get_me","#, None), ["mcp-name-missing"]);
+    assert_eq!(run("tools/call", r#""name":"delete_repo","#, Some("get_me")), ["mcp-name-mismatch"]);
+    assert_eq!(run("resources/read", r#""uri":"file:///etc/passwd","#, Some("file:///tmp/a")), ["mcp-name-mismatch"]);
+    assert_eq!(run("tools/call", r#""name":"Hello","#, Some("=?base64?SGVsbG8?=")), ["mcp-name-mismatch"]);
+    // The body naming its target twice is two answers too, whatever the header.
+    assert_eq!(run("tools/call", r#""name":"get_me","name":"delete_repo","#, Some("get_me")), ["mcp-name-mismatch"]);
+    // A header for a body without a target mirrors nothing; other methods are not named.
+    assert_eq!(run("tools/call", "", Some("get_me")), ["mcp-name-mismatch"]);
+    assert_eq!(run("tools/list", "", None), [] as [&str; 0]);
+}
+
+#[test]
+fn under_2026_07_28_mcp_protocol_version_equals_the_body_s_meta() {
+    let v = Revision::V2026_07_28;
+    let mut pairs = modern("ping", None);
+    pairs.retain(|(n, _)| *n != "MCP-Protocol-Version");
+    assert_eq!(names(&post(v, &pairs, &modern_ping())), ["protocol-version-missing"]);
+    pairs.push(("MCP-Protocol-Version", "2025-11-25"));
+    assert_eq!(names(&post(v, &pairs, &modern_ping())), ["protocol-version-mismatch"]);
+    let bare = r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{}}"#;
+    let found = post(v, &modern("ping", None), bare);
+    assert_eq!(names(&found), ["meta-protocol-version-missing"]);
+    assert!(found.findings()[0].reply().is_none(), "invalid params are the server's to answer");
+}
+
+#[test]
+fn a_header_fault_is_answered_with_32020_the_request_id_and_the_body_value_s_offset() {
+    let body = call("tools/call", r#""name":"delete_repo","#);
+    let e = post(Revision::V2026_07_28, &modern("tools/call", Some("get_me")), &body);
+    let [finding] = e.findings() else { panic!("{:?}", e.findings()) };
+    assert_eq!((finding.rule, finding.place), (Rule::McpNameMismatch, Place::RequestHeader("Mcp-Name")));
+    let reply = finding.reply().unwrap();
+    assert_eq!(&body[reply.offset()..reply.offset() + 13], r#""delete_repo""#);
+    let mut out = Vec::new();
+    assert!(write::error_for(&mut out, reply));
+    let out: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!((out["id"].as_i64(), out["error"]["code"].as_i64()), (Some(9), Some(-32020)));
+    assert_eq!(out["error"]["data"]["reason"], "header-mismatch");
+    // A missing Mcp-Method points at the body's method.
+    let mut pairs = modern("tools/call", Some("delete_repo"));
+    pairs.retain(|(n, _)| *n != "Mcp-Method");
+    let e = post(Revision::V2026_07_28, &pairs, &body);
+    let reply = e.findings()[0].reply().unwrap();
+    assert_eq!(&body[reply.offset()..reply.offset() + 12], r#""tools/call""#);
+}
+
+#[test]
+fn new_findings_are_handed_out_once_as_the_exchange_goes() {
+    let mut e = post(Revision::V2025_11_25, &[JSON, V1125], PING);
+    assert_eq!(e.new_findings().len(), 1);
+    assert_eq!(e.new_findings().len(), 0);
+    answer(&mut e, 200, &[JSON], &[]);
+    let later: Vec<Rule> = e.new_findings().iter().map(|f| f.rule).collect();
+    assert_eq!(later, [Rule::NoResponse]);
+}
+
+#[test]
+fn rule_names_are_stable_and_say_who_broke_them() {
+    let pinned: Vec<(&str, &str)> = Rule::ALL.iter().map(|r| (r.name(), r.side().name())).collect();
+    assert_eq!(
+        pinned,
+        [
+            ("accept-incomplete", "client"),
+            ("content-type-not-json", "client"),
+            ("response-posted", "client"),
+            ("protocol-version-missing", "client"),
+            ("protocol-version-mismatch", "client"),
+            ("meta-protocol-version-missing", "client"),
+            ("mcp-method-missing", "client"),
+            ("mcp-method-mismatch", "client"),
+            ("mcp-name-missing", "client"),
+            ("mcp-name-mismatch", "client"),
+            ("session-id-invalid", "client"),
+            ("not-accepted", "server"),
+            ("body-on-accepted", "server"),
+            ("content-type-unexpected", "server"),
+            ("not-a-response", "server"),
+            ("response-id-mismatch", "server"),
+            ("response-repeated", "server"),
+            ("no-response", "server"),
+            ("server-request-on-stream", "server"),
+            ("response-on-get-stream", "server"),
+            ("server-session-id-invalid", "server"),
+        ]
+    );
+    assert!(Rule::ALL.iter().all(|r| r.message().chars().next().is_some_and(char::is_lowercase)));
+}
