@@ -19,7 +19,7 @@ use mcp_envelope::backend::{Backend, Reference, SerdeJson, SimdJson};
 use mcp_envelope::{Limits, Parser, Revision};
 
 use input::{Framing, Piece};
-use render::{Format, Place, Verdict};
+use render::{Eventless, Format, Place, Verdict};
 use summary::{Invalid, Summary};
 
 #[derive(clap::Parser)]
@@ -72,7 +72,9 @@ struct CheckArgs {
     /// `both` runs serde and simd and reports any disagreement.
     #[arg(long, value_enum, default_value = "serde")]
     backend: BackendChoice,
-    /// `lines`: one message per line (MCP stdio); `whole`: each file is one message.
+    /// `lines`: one message per line (MCP stdio); `sse`: an event stream
+    /// (Streamable HTTP), one message per `message` event; `whole`: each
+    /// file is one message.
     #[arg(long, value_enum, default_value = "lines")]
     framing: Framing,
     /// `text` for people, `json` for one JSON object per message.
@@ -148,6 +150,8 @@ impl Parsers {
 #[derive(Default)]
 struct Tally {
     messages: u64,
+    /// Events that carried no message (priming events, other types).
+    without_message: u64,
     invalid: u64,
     disagreements: u64,
     io_errors: u64,
@@ -188,12 +192,33 @@ fn check(args: &CheckArgs) -> Tally {
     for file in &files {
         let mut write_failed = None;
         let read = input::read(file, args.framing, limits.max_size, |origin, piece| {
+            let place = Place { file: origin.file, line: origin.line, bytes: None, event: origin.event };
             let (bytes, verdicts) = match piece {
                 Piece::Message(bytes) => (Some(bytes), parsers.verdicts(bytes)),
                 Piece::Oversized => {
                     let invalid =
                         Summary::Invalid(Invalid::from_error(&mcp_envelope::Error::too_large(limits.max_size)));
                     (None, vec![("all", invalid)])
+                }
+                Piece::NoMessage(_) | Piece::Cut => {
+                    let what = match piece {
+                        Piece::NoMessage(data) => Eventless::NoMessage(data),
+                        _ => Eventless::Cut,
+                    };
+                    let cut = what == Eventless::Cut;
+                    tally.messages += u64::from(cut);
+                    tally.invalid += u64::from(cut);
+                    tally.without_message += u64::from(!cut);
+                    if args.quiet && !cut {
+                        return ControlFlow::Continue(());
+                    }
+                    return match render::eventless(&mut out, &place, what, args.format == Format::Json) {
+                        Ok(()) => ControlFlow::Continue(()),
+                        Err(e) => {
+                            write_failed = Some(e);
+                            ControlFlow::Break(())
+                        }
+                    };
                 }
             };
             tally.messages += 1;
@@ -206,7 +231,7 @@ fn check(args: &CheckArgs) -> Tally {
                 return ControlFlow::Continue(());
             }
             let verdict = if agree { Verdict::One(first) } else { Verdict::Disagreement(&verdicts) };
-            let place = Place { file: origin.file, line: origin.line, bytes };
+            let place = Place { bytes, ..place };
             let written = match args.format {
                 Format::Text => render::text(&mut out, &place, &verdict),
                 Format::Json => render::json_line(&mut out, &place, &verdict),
@@ -277,8 +302,13 @@ fn main() -> ExitCode {
             BackendChoice::Reference => "reference",
             BackendChoice::Both => "serde and simd",
         };
+        let events = if args.framing == input::Framing::Sse {
+            format!(", {} events without a message", tally.without_message)
+        } else {
+            String::new()
+        };
         eprintln!(
-            "{} messages, {} invalid, {} disagreements ({backend}, revision {})",
+            "{} messages, {} invalid, {} disagreements{events} ({backend}, revision {})",
             tally.messages, tally.invalid, tally.disagreements, args.revision
         );
     }
@@ -305,6 +335,7 @@ mod tests {
     fn exit_status_ranks_disagreement_over_io_errors_over_invalid_messages() {
         let t = |invalid, disagreements, io_errors| Tally {
             messages: 9,
+            without_message: 0,
             invalid,
             disagreements,
             io_errors,

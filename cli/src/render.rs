@@ -1,10 +1,12 @@
 //! Output: one readable line per message for people, or one JSON object per
 //! message for programs.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::input::Tag;
 use crate::summary::{IdValue, Invalid, Summary};
 
 /// How far either side of a fault the excerpt reaches, in bytes.
@@ -23,6 +25,19 @@ pub struct Place<'a> {
     pub file: &'a str,
     pub line: u64,
     pub bytes: Option<&'a [u8]>,
+    /// The event that carried it, in an event stream.
+    pub event: Option<Tag<'a>>,
+}
+
+/// An event's type and id as the output shows them: text (lossy), and no
+/// id as `null`.
+fn tag_fields(tag: Option<Tag<'_>>) -> (Option<Cow<'_, str>>, Option<Option<Cow<'_, str>>>) {
+    match tag {
+        Some(Tag { event_type, id }) => {
+            (Some(String::from_utf8_lossy(event_type)), Some((!id.is_empty()).then(|| String::from_utf8_lossy(id))))
+        }
+        None => (None, None),
+    }
 }
 
 /// The verdict to print: one, or each backend's when they differ.
@@ -62,6 +77,11 @@ struct Verdictline<'s> {
     file: Option<&'s str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     line: Option<u64>,
+    /// In an event stream: the event's type, and its last event id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    event: Option<Cow<'s, str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    event_id: Option<Option<Cow<'s, str>>>,
     kind: &'static str,
     id: Option<&'s IdValue>,
     method: Option<&'s str>,
@@ -97,6 +117,8 @@ impl<'s> Verdictline<'s> {
             direction: None,
             file: None,
             line: None,
+            event: None,
+            event_id: None,
             kind: "invalid",
             id: None,
             method: None,
@@ -161,9 +183,67 @@ fn entry<'s>(verdict: &Verdict<'s>) -> io::Result<Verdictline<'s>> {
 
 /// One JSON object, on one line.
 pub fn json_line(out: &mut impl Write, place: &Place<'_>, verdict: &Verdict<'_>) -> io::Result<()> {
-    let line = Verdictline { file: Some(place.file), line: Some(place.line), ..entry(verdict)? };
+    let (event, event_id) = tag_fields(place.event);
+    let line = Verdictline { file: Some(place.file), line: Some(place.line), event, event_id, ..entry(verdict)? };
     serde_json::to_writer(&mut *out, &line).map_err(io::Error::other)?;
     writeln!(out)
+}
+
+/// What an event without a message is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eventless<'a> {
+    /// A `message` event with empty data (a priming event), or an event of
+    /// another type, with its data.
+    NoMessage(&'a [u8]),
+    /// The stream ended inside the event.
+    Cut,
+}
+
+#[derive(Serialize)]
+struct EventlessLine<'s> {
+    file: &'s str,
+    line: u64,
+    event: Cow<'s, str>,
+    event_id: Option<Cow<'s, str>>,
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    data: Option<Cow<'s, str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<&'static str>,
+}
+
+const CUT_HINT: &str = "the stream ended before the event's blank line, so it was never delivered";
+
+/// An event that carries no message: `kind` is `empty-data`, `other-event`
+/// (with its `data`) or `cut`.
+pub fn eventless(out: &mut impl Write, place: &Place<'_>, what: Eventless<'_>, json: bool) -> io::Result<()> {
+    let (event, event_id) = tag_fields(place.event);
+    let event = event.unwrap_or(Cow::Borrowed("message"));
+    let event_id = event_id.flatten();
+    let (kind, data, hint) = match what {
+        Eventless::NoMessage(_) if event == "message" => ("empty-data", None, None),
+        Eventless::NoMessage(data) => ("other-event", Some(String::from_utf8_lossy(data)), None),
+        Eventless::Cut => ("cut", None, Some(CUT_HINT)),
+    };
+    if json {
+        let line = EventlessLine { file: place.file, line: place.line, event, event_id, kind, data, hint };
+        serde_json::to_writer(&mut *out, &line).map_err(io::Error::other)?;
+        return writeln!(out);
+    }
+    write!(out, "{}:{}: {}", place.file, place.line, event_text(&event, event_id.as_deref()))?;
+    match (kind, data) {
+        ("empty-data", _) => writeln!(out, "no message (empty data, as a priming event sends)"),
+        (_, Some(data)) => writeln!(out, "no message (data {data:?})"),
+        _ => writeln!(out, "invalid: cut\n  hint: {CUT_HINT}"),
+    }
+}
+
+/// `event message (id "7"): `, the head of an event's text line.
+fn event_text(event: &str, id: Option<&str>) -> String {
+    match id {
+        Some(id) => format!("event {event} (id {id:?}): "),
+        None => format!("event {event}: "),
+    }
 }
 
 /// `tap`'s log entry: `check --format json`'s fields (the line counted
@@ -251,17 +331,25 @@ fn invalid_text(
 }
 
 fn summary_text(out: &mut impl Write, place: &Place<'_>, summary: &Summary) -> io::Result<()> {
-    let Place { file, line, bytes } = *place;
+    let Place { file, line, bytes, event } = *place;
+    let (event_type, event_id) = tag_fields(event);
+    let tag = event_type.map(|t| event_text(&t, event_id.flatten().as_deref())).unwrap_or_default();
     match summary {
         Summary::Valid { kind, id, method, .. } => {
-            writeln!(out, "{file}:{line}: {}", valid_text(kind.name(), id.as_ref(), method.as_deref()))
+            writeln!(out, "{file}:{line}: {tag}{}", valid_text(kind.name(), id.as_ref(), method.as_deref()))
+        }
+        // An event's data is its `data:` lines joined, so a line and column
+        // in the stream would be a guess: the offset is within the data.
+        Summary::Invalid(invalid) if event.is_some() => {
+            let head = format!("{file}:{line}: {tag}at byte {} of its data: ", invalid.offset);
+            invalid_text(out, &head, invalid, bytes, "")
         }
         Summary::Invalid(invalid) => {
             let (line, column) = bytes.map_or((line, 1), |b| position(b, line, invalid.offset));
             invalid_text(out, &format!("{file}:{line}:{column}: "), invalid, bytes, "")
         }
         Summary::Batch(items) => {
-            writeln!(out, "{file}:{line}: batch of {}", items.len())?;
+            writeln!(out, "{file}:{line}: {tag}batch of {}", items.len())?;
             for (i, item) in items.iter().enumerate() {
                 match item {
                     Summary::Valid { kind, id, method, .. } => {
@@ -321,7 +409,7 @@ mod tests {
             Summary::Valid { kind: Kind::Request, id: Some(IdValue::Int(1)), method: Some("m".into()), payload: None };
         let invalid = Summary::Invalid(Invalid { reason: Reason::InvalidNumber, offset: 3, id: None, reply: None });
         let each = [("serde", valid), ("simd", invalid)];
-        let place = Place { file: "f", line: 2, bytes: Some(b"[1e400]") };
+        let place = Place { file: "f", line: 2, bytes: Some(b"[1e400]"), event: None };
         let mut out = Vec::new();
         json_line(&mut out, &place, &Verdict::Disagreement(&each)).unwrap_or_default();
         let line: serde_json::Value = serde_json::from_slice(&out).unwrap_or_default();

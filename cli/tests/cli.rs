@@ -159,7 +159,7 @@ fn both_backends_agree_on_every_test_file_of_the_workspace() {
     }
     assert!(files.len() >= 318 + 129 + 117, "{}", files.len());
     for revision in ["2026-07-28", "2025-03-26", "jsonrpc"] {
-        for framing in ["whole", "lines"] {
+        for framing in ["whole", "lines", "sse"] {
             let mut args = vec![
                 "check",
                 "--backend",
@@ -239,4 +239,57 @@ fn json_lines_carry_the_reply_to_send_or_null_for_a_response() {
     assert!(lines[1].as_object().unwrap().contains_key("reply"));
     assert_eq!(lines[2]["reply"]["id"], Value::Null);
     assert_eq!(lines[2]["reply"]["error"]["code"], -32700);
+}
+
+/// A stream as a Streamable HTTP server sends it: a priming event, a
+/// pretty-printed message over three `data:` lines, a comment, an
+/// `endpoint` event, a message over the limit, and one cut by the end.
+const STREAM: &[u8] = b"id: 0\r\ndata:\r\n\r\nevent: message\r\nid: 1\r\ndata: {\"jsonrpc\":\"2.0\",\r\ndata:  \"id\":1,\r\ndata:  \"result\":{}}\r\n\r\n\
+: keep-alive\r\n\r\nevent: endpoint\r\ndata: /messages\r\n\r\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"data\":\"0123456789\"}}\r\n\r\n\
+data: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}\r\n";
+
+#[test]
+fn sse_framing_gives_one_verdict_per_message_event_with_its_type_id_and_line() {
+    let out = run(&["check", "--framing", "sse", "--format", "json", "--max-size", "80"], STREAM);
+    assert_eq!(out.status.code(), Some(1), "the oversized and the cut event are faults");
+    let lines = json_lines(&out);
+    let shape: Vec<(u64, &str, &str, Value)> = lines
+        .iter()
+        .map(|l| {
+            (
+                l["line"].as_u64().unwrap(),
+                l["event"].as_str().unwrap(),
+                l["kind"].as_str().unwrap(),
+                l["event_id"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        shape,
+        [
+            (1, "message", "empty-data", Value::from("0")),
+            (4, "message", "result", Value::from("1")),
+            (12, "endpoint", "other-event", Value::from("1")),
+            (15, "message", "invalid", Value::from("1")),
+            (17, "message", "cut", Value::from("1")),
+        ]
+    );
+    assert_eq!(lines[1]["id"], 1);
+    assert_eq!(lines[2]["data"], "/messages");
+    assert_eq!(lines[3]["reason"], "too-large");
+    let text = run(&["check", "--framing", "sse", "--max-size", "80"], STREAM);
+    let stderr = String::from_utf8(text.stderr).unwrap();
+    assert!(stderr.contains("3 messages, 2 invalid, 0 disagreements, 2 events without a message"), "{stderr}");
+}
+
+#[test]
+fn sse_framing_names_the_fault_by_its_byte_in_the_event_s_data() {
+    let out =
+        run(&["check", "--framing", "sse"], b"id: 3\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\ndata: \"result\":[]}\n\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("-:1: event message (id \"3\"): at byte 34 of its data: invalid -32600 result-not-object"),
+        "{text}"
+    );
+    assert!(text.contains("  | \"result\":[]}\n  |          ^\n"), "{text}");
 }
