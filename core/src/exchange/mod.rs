@@ -118,6 +118,20 @@ impl Conversation {
         self.negotiated.unwrap_or(self.revision)
     }
 
+    /// The revision whose rules apply to a request with these headers: a
+    /// request that declares 2026-07-28 in `MCP-Protocol-Version` is one,
+    /// whatever was negotiated before (2026-07-28 negotiates per request,
+    /// and its clients probe older servers that way first); any other
+    /// follows [`Conversation::rules`]. Parse the request's body under it.
+    #[must_use]
+    pub fn rules_for(&self, headers: &Headers<'_>) -> Revision {
+        let declared = headers.protocol_version.value().and_then(|v| core::str::from_utf8(v).ok()?.parse().ok());
+        match declared {
+            Some(revision) if Revision::mirrors_headers(revision) => revision,
+            _ => self.rules(),
+        }
+    }
+
     /// Takes what `exchange` negotiated, if anything.
     pub fn learn(&mut self, exchange: &Exchange) {
         if let Some(revision) = exchange.negotiated {
@@ -200,9 +214,9 @@ pub struct Exchange {
 }
 
 impl Exchange {
-    fn new(conversation: &Conversation, expect: Expect) -> Exchange {
+    fn new(revision: Revision, expect: Expect) -> Exchange {
         Exchange {
-            revision: conversation.rules(),
+            revision,
             expect,
             answer: Answer::Pending,
             initialize: false,
@@ -218,7 +232,7 @@ impl Exchange {
     }
 
     /// A POST: its headers, its body, and the parser's reading of the body
-    /// (under [`Conversation::rules`]).
+    /// (under [`Conversation::rules_for`] these headers).
     #[must_use]
     pub fn post(
         conversation: &Conversation,
@@ -226,9 +240,9 @@ impl Exchange {
         body: &[u8],
         parsed: &Result<Envelope<'_>, Error<'_>>,
     ) -> Exchange {
-        let revision = conversation.rules();
+        let revision = conversation.rules_for(headers);
         if !revision.has_streamable_http() {
-            return Exchange::new(conversation, Expect::Nothing);
+            return Exchange::new(revision, Expect::Nothing);
         }
         let messages: Vec<&Message<'_>> = match parsed {
             Ok(envelope) => envelope.items().filter_map(Result::ok).collect(),
@@ -246,7 +260,7 @@ impl Exchange {
             (Ok(_), true) => Expect::Accepted,
             (Ok(_), false) => Expect::Responses(ids),
         };
-        let mut exchange = Exchange::new(conversation, expect);
+        let mut exchange = Exchange::new(revision, expect);
         if !(headers.accept.json && headers.accept.event_stream) {
             exchange.find(Rule::AcceptIncomplete, Place::RequestHeader("Accept"));
         }
@@ -277,13 +291,13 @@ impl Exchange {
     /// its own messages, 2025-03-26 to 2025-11-25), a DELETE.
     #[must_use]
     pub fn other(conversation: &Conversation, method: &str, headers: &Headers<'_>) -> Exchange {
-        let revision = conversation.rules();
+        let revision = conversation.rules_for(headers);
         let expect = if method.eq_ignore_ascii_case("GET") && revision.has_sessions() {
             Expect::Stream { resuming: headers.last_event_id.is_present() }
         } else {
             Expect::Nothing
         };
-        let mut exchange = Exchange::new(conversation, expect);
+        let mut exchange = Exchange::new(revision, expect);
         if revision.has_streamable_http() {
             exchange.session_id(headers.session_id, Side::Client);
             if revision.has_protocol_version_header() && !revision.mirrors_headers() {

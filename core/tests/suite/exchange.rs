@@ -12,8 +12,9 @@ fn headers<'h>(pairs: &'h [(&'h str, &'h str)]) -> Headers<'h> {
 }
 
 fn post_in(conversation: &Conversation, pairs: &[(&str, &str)], body: &str) -> Exchange {
-    let parsed = Parser::new(conversation.rules()).parse(body.as_bytes());
-    Exchange::post(conversation, &headers(pairs), body.as_bytes(), &parsed)
+    let headers = headers(pairs);
+    let parsed = Parser::new(conversation.rules_for(&headers)).parse(body.as_bytes());
+    Exchange::post(conversation, &headers, body.as_bytes(), &parsed)
 }
 
 fn post(revision: Revision, pairs: &[(&str, &str)], body: &str) -> Exchange {
@@ -348,4 +349,25 @@ fn rule_names_are_stable_and_say_who_broke_them() {
         ]
     );
     assert!(Rule::ALL.iter().all(|r| r.message().chars().next().is_some_and(char::is_lowercase)));
+}
+
+#[test]
+fn a_request_that_declares_2026_07_28_is_judged_under_it_whatever_was_negotiated() {
+    // The Python SDK's client probes with `server/discover` first; an older
+    // server refuses it (400) and the client falls back to `initialize`.
+    let conversation = Conversation::new(Revision::V2025_11_25);
+    let mut probe = post_in(&conversation, &modern("server/discover", None), &call("server/discover", ""));
+    answer(
+        &mut probe,
+        400,
+        &[JSON],
+        &[r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: Server not initialized"},"id":null}"#],
+    );
+    assert_eq!(names(&probe), [] as [&str; 0]);
+    assert_eq!(conversation.rules_for(&headers(&[V1125])), Revision::V2025_11_25);
+    // Declaring an older revision than the one negotiated is still a mismatch.
+    assert_eq!(
+        names(&post_in(&conversation, &[ACCEPT, JSON, ("MCP-Protocol-Version", "2025-06-18")], PING)),
+        ["protocol-version-mismatch"]
+    );
 }
