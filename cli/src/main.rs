@@ -34,10 +34,11 @@ enum Command {
     /// Check messages from files or standard input: kind, id, method, or
     /// the JSON-RPC error to answer with and where the fault is.
     Check(CheckArgs),
-    /// Run an MCP stdio server, relay both directions byte for byte, and log
-    /// a verdict on every message (one JSON line each, as `check --format
-    /// json`, with `direction` and any id-rule finding). Exits with the
-    /// server's status.
+    /// Run an MCP stdio server (or, with `--http`, proxy a Streamable HTTP
+    /// one), relay both directions byte for byte, and log a verdict on
+    /// every message (one JSON line each, as `check --format json`, with
+    /// `direction` and any id-rule or exchange finding). Exits with the
+    /// stdio server's status.
     Tap(TapCliArgs),
 }
 
@@ -56,8 +57,20 @@ struct TapCliArgs {
     /// as too large, and never held in memory.
     #[arg(long, default_value_t = Limits::DEFAULT_MAX_SIZE)]
     max_size: usize,
-    /// The server and its arguments, after `--`.
-    #[arg(last = true, required = true, value_name = "SERVER COMMAND")]
+    /// Streamable HTTP: be a reverse proxy on `--listen` in front of the
+    /// server at `--upstream`, instead of running a stdio server.
+    #[arg(long, requires_all = ["listen", "upstream"], conflicts_with = "command")]
+    http: bool,
+    /// With `--http`: the address to listen on, such as 127.0.0.1:3000
+    /// (port 0 picks a free one; the first line on standard error names it).
+    #[arg(long, requires = "http")]
+    listen: Option<std::net::SocketAddr>,
+    /// With `--http`: the server, as http://host:port; request paths are
+    /// relayed unchanged.
+    #[arg(long, requires = "http")]
+    upstream: Option<String>,
+    /// The stdio server and its arguments, after `--`.
+    #[arg(last = true, required_unless_present = "http", value_name = "SERVER COMMAND")]
     command: Vec<String>,
 }
 
@@ -108,42 +121,68 @@ fn parse_revision(s: &str) -> Result<Revision, String> {
     s.parse().map_err(|e: mcp_envelope::UnknownRevision| e.to_string())
 }
 
-/// The chosen parsers, built once and reused for every message.
-struct Parsers {
-    serde: Option<Parser<SerdeJson>>,
-    simd: Option<Parser<SimdJson>>,
-    reference: Option<Parser<Reference>>,
+/// One backend's reading of a message.
+type Outcome<'a> = Result<mcp_envelope::Envelope<'a>, mcp_envelope::Error<'a>>;
+
+/// The backend whose verdict is reported (and, with `both`, compared).
+enum First {
+    Serde(Parser<SerdeJson>),
+    Simd(Parser<SimdJson>),
+    Reference(Parser<Reference>),
 }
 
-fn summarize<B: Backend>(parser: &mut Parser<B>, bytes: &[u8]) -> Summary {
-    Summary::of(bytes, &parser.parse(bytes))
+/// The chosen parsers, built once and reused for every message.
+struct Parsers {
+    first: First,
+    /// With `both`: simd, held to serde's verdict.
+    second: Option<Parser<SimdJson>>,
+}
+
+/// One backend's verdict, and what `judge` makes of its reading.
+fn read<B: Backend, T>(parser: &mut Parser<B>, bytes: &[u8], judge: impl FnOnce(&Outcome<'_>) -> T) -> (Summary, T) {
+    let outcome = parser.parse(bytes);
+    let judged = judge(&outcome);
+    (Summary::of(bytes, &outcome), judged)
 }
 
 impl Parsers {
     fn new(choice: BackendChoice, revision: Revision, limits: Limits) -> Parsers {
-        let serde = matches!(choice, BackendChoice::Serde | BackendChoice::Both);
-        let simd = matches!(choice, BackendChoice::Simd | BackendChoice::Both);
-        let reference = choice == BackendChoice::Reference;
-        Parsers {
-            serde: serde.then(|| Parser::with_backend(revision).with_limits(limits)),
-            simd: simd.then(|| Parser::with_backend(revision).with_limits(limits)),
-            reference: reference.then(|| Parser::with_backend(revision).with_limits(limits)),
+        fn parser<B: Backend>(revision: Revision, limits: Limits) -> Parser<B> {
+            Parser::with_backend(revision).with_limits(limits)
         }
+        let first = match choice {
+            BackendChoice::Serde | BackendChoice::Both => First::Serde(parser(revision, limits)),
+            BackendChoice::Simd => First::Simd(parser(revision, limits)),
+            BackendChoice::Reference => First::Reference(parser(revision, limits)),
+        };
+        let second = (choice == BackendChoice::Both).then(|| parser(revision, limits));
+        Parsers { first, second }
     }
 
     /// Each backend's verdict on `bytes`, in order serde, simd.
     fn verdicts(&mut self, bytes: &[u8]) -> Vec<(&'static str, Summary)> {
+        self.verdicts_and(bytes, |_| ()).0
+    }
+
+    /// Each backend's verdict on `bytes`, and what `judge` makes of the
+    /// first backend's reading (the exchange rules need the envelope, not
+    /// its summary).
+    fn verdicts_and<T>(
+        &mut self,
+        bytes: &[u8],
+        judge: impl FnOnce(&Outcome<'_>) -> T,
+    ) -> (Vec<(&'static str, Summary)>, T) {
+        let (name, (summary, judged)) = match &mut self.first {
+            First::Serde(p) => (SerdeJson::NAME, read(p, bytes, judge)),
+            First::Simd(p) => (SimdJson::NAME, read(p, bytes, judge)),
+            First::Reference(p) => (Reference::NAME, read(p, bytes, judge)),
+        };
         let mut out = Vec::with_capacity(2);
-        if let Some(p) = &mut self.serde {
-            out.push((SerdeJson::NAME, summarize(p, bytes)));
+        out.push((name, summary));
+        if let Some(p) = &mut self.second {
+            out.push((SimdJson::NAME, read(p, bytes, |_| ()).0));
         }
-        if let Some(p) = &mut self.simd {
-            out.push((SimdJson::NAME, summarize(p, bytes)));
-        }
-        if let Some(p) = &mut self.reference {
-            out.push((Reference::NAME, summarize(p, bytes)));
-        }
-        out
+        (out, judged)
     }
 }
 
@@ -283,7 +322,17 @@ fn main() -> ExitCode {
                     args.max_size, limits.max_size
                 );
             }
-            return tap::run(&tap::TapArgs {
+            if let (true, Some(listen), Some(upstream)) = (args.http, args.listen, args.upstream.clone()) {
+                return tap::http::run(&tap::http::HttpArgs {
+                    revision: args.revision,
+                    backend: args.backend,
+                    limits,
+                    log: args.log,
+                    listen,
+                    upstream,
+                });
+            }
+            return tap::stdio::run(&tap::stdio::TapArgs {
                 revision: args.revision,
                 backend: args.backend,
                 limits,

@@ -4,6 +4,8 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
+use mcp_envelope::exchange::{Finding, Place as ExchangePlace};
+use mcp_envelope::write;
 use serde::Serialize;
 
 use crate::input::Tag;
@@ -70,9 +72,20 @@ impl Serialize for IdValue {
 /// are written in this order.
 #[derive(Serialize)]
 struct Verdictline<'s> {
+    /// In `tap --http`: the exchange's number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exchange: Option<u64>,
     /// In `tap`: who sent the message, `client` or `server`.
     #[serde(skip_serializing_if = "Option::is_none")]
     direction: Option<&'static str>,
+    /// In `tap --http`: the request's method, the response's status and
+    /// the body's content type.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    http_method: Option<&'s str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    status: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    content_type: Option<&'s str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     file: Option<&'s str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -114,7 +127,11 @@ struct Verdictline<'s> {
 impl<'s> Verdictline<'s> {
     fn of(summary: &'s Summary) -> Verdictline<'s> {
         let empty = Verdictline {
+            exchange: None,
             direction: None,
+            http_method: None,
+            status: None,
+            content_type: None,
             file: None,
             line: None,
             event: None,
@@ -201,7 +218,18 @@ pub enum Eventless<'a> {
 
 #[derive(Serialize)]
 struct EventlessLine<'s> {
-    file: &'s str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exchange: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    direction: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    http_method: Option<&'s str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    status: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    content_type: Option<&'s str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<&'s str>,
     line: u64,
     event: Cow<'s, str>,
     event_id: Option<Cow<'s, str>>,
@@ -220,13 +248,22 @@ pub fn eventless(out: &mut impl Write, place: &Place<'_>, what: Eventless<'_>, j
     let (event, event_id) = tag_fields(place.event);
     let event = event.unwrap_or(Cow::Borrowed("message"));
     let event_id = event_id.flatten();
-    let (kind, data, hint) = match what {
-        Eventless::NoMessage(_) if event == "message" => ("empty-data", None, None),
-        Eventless::NoMessage(data) => ("other-event", Some(String::from_utf8_lossy(data)), None),
-        Eventless::Cut => ("cut", None, Some(CUT_HINT)),
-    };
+    let (kind, data, hint) = eventless_kind(&event, what);
     if json {
-        let line = EventlessLine { file: place.file, line: place.line, event, event_id, kind, data, hint };
+        let line = EventlessLine {
+            exchange: None,
+            direction: None,
+            http_method: None,
+            status: None,
+            content_type: None,
+            file: Some(place.file),
+            line: place.line,
+            event,
+            event_id,
+            kind,
+            data,
+            hint,
+        };
         serde_json::to_writer(&mut *out, &line).map_err(io::Error::other)?;
         return writeln!(out);
     }
@@ -236,6 +273,106 @@ pub fn eventless(out: &mut impl Write, place: &Place<'_>, what: Eventless<'_>, j
         (_, Some(data)) => writeln!(out, "no message (data {data:?})"),
         _ => writeln!(out, "invalid: cut\n  hint: {CUT_HINT}"),
     }
+}
+
+/// An eventless event's `kind`, its data when it is shown, and a hint.
+fn eventless_kind<'a>(event: &str, what: Eventless<'a>) -> (&'static str, Option<Cow<'a, str>>, Option<&'static str>) {
+    match what {
+        Eventless::NoMessage(_) if event == "message" => ("empty-data", None, None),
+        Eventless::NoMessage(data) => ("other-event", Some(String::from_utf8_lossy(data)), None),
+        Eventless::Cut => ("cut", None, Some(CUT_HINT)),
+    }
+}
+
+/// `tap --http`'s log entry for an event without a message (`kind` as for
+/// [`eventless`]); the event's line is in `http.line`.
+pub fn http_eventless_line(http: &Http<'_>, what: Eventless<'_>) -> io::Result<Vec<u8>> {
+    let (event, event_id) = tag_fields(http.event);
+    let event = event.unwrap_or(Cow::Borrowed("message"));
+    let (kind, data, hint) = eventless_kind(&event, what);
+    let entry = EventlessLine {
+        exchange: Some(http.exchange),
+        direction: Some(http.direction),
+        http_method: Some(http.method),
+        status: http.status,
+        content_type: http.content_type,
+        file: None,
+        line: http.line.unwrap_or(1),
+        event,
+        event_id: event_id.flatten(),
+        kind,
+        data,
+        hint,
+    };
+    let mut out = serde_json::to_vec(&entry).map_err(io::Error::other)?;
+    out.push(b'\n');
+    Ok(out)
+}
+
+#[derive(Serialize)]
+struct FindingLine {
+    exchange: u64,
+    finding: &'static str,
+    side: &'static str,
+    place: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    header: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    offset: Option<u64>,
+    message: &'static str,
+    /// The error the server answers with (HTTP 400), for the header faults
+    /// of 2026-07-28; absent for the others.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reply: Option<serde_json::Value>,
+}
+
+/// `tap --http`'s log entry for one rule an exchange broke.
+pub fn finding_line(exchange: u64, finding: &Finding) -> io::Result<Vec<u8>> {
+    let (place, header, line, offset) = match finding.place {
+        ExchangePlace::RequestHeader(name) => ("request-header", Some(name), None, None),
+        ExchangePlace::ResponseHeader(name) => ("response-header", Some(name), None, None),
+        ExchangePlace::Status => ("status", None, None, None),
+        ExchangePlace::RequestBody(offset) => ("request-body", None, None, Some(offset as u64)),
+        ExchangePlace::Response { line, offset } => ("response", None, Some(line), Some(offset)),
+        ExchangePlace::End => ("end", None, None, None),
+    };
+    let reply = finding.reply().and_then(|error| {
+        let mut out = Vec::new();
+        write::error_for(&mut out, error).then(|| serde_json::from_slice(&out).ok()).flatten()
+    });
+    let entry = FindingLine {
+        exchange,
+        finding: finding.rule.name(),
+        side: finding.rule.side().name(),
+        place,
+        header,
+        line,
+        offset,
+        message: finding.rule.message(),
+        reply,
+    };
+    let mut out = serde_json::to_vec(&entry).map_err(io::Error::other)?;
+    out.push(b'\n');
+    Ok(out)
+}
+
+#[derive(Serialize)]
+struct NoteLine<'s> {
+    exchange: u64,
+    note: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<&'s str>,
+}
+
+/// `tap --http`'s log entry for what happened to an exchange outside the
+/// rules: `note` is a stable name (`upstream-unreachable`,
+/// `upstream-failed`, `client-gone`, `request-failed`), `detail` the error.
+pub fn note_line(exchange: u64, note: &'static str, detail: Option<&str>) -> io::Result<Vec<u8>> {
+    let mut out = serde_json::to_vec(&NoteLine { exchange, note, detail }).map_err(io::Error::other)?;
+    out.push(b'\n');
+    Ok(out)
 }
 
 /// `event message (id "7"): `, the head of an event's text line.
@@ -253,6 +390,39 @@ pub fn tap_line(direction: &'static str, line: u64, verdict: &Verdict<'_>, id_ru
         direction: Some(direction),
         line: Some(line),
         id_rule: (!id_rule.is_empty()).then_some(id_rule),
+        ..entry(verdict)?
+    };
+    let mut out = serde_json::to_vec(&entry).map_err(io::Error::other)?;
+    out.push(b'\n');
+    Ok(out)
+}
+
+/// Where a message of an HTTP exchange was: its exchange, who sent it, the
+/// request's method, the response's status and content type (for what the
+/// server sent), and the event that carried it.
+pub struct Http<'a> {
+    pub exchange: u64,
+    pub direction: &'static str,
+    pub method: &'a str,
+    pub status: Option<u16>,
+    pub content_type: Option<&'a str>,
+    pub line: Option<u64>,
+    pub event: Option<Tag<'a>>,
+}
+
+/// `tap --http`'s log entry for one message: `check --format json`'s
+/// fields, after the exchange's.
+pub fn http_line(http: &Http<'_>, verdict: &Verdict<'_>) -> io::Result<Vec<u8>> {
+    let (event, event_id) = tag_fields(http.event);
+    let entry = Verdictline {
+        exchange: Some(http.exchange),
+        direction: Some(http.direction),
+        http_method: Some(http.method),
+        status: http.status,
+        content_type: http.content_type,
+        line: http.line,
+        event,
+        event_id,
         ..entry(verdict)?
     };
     let mut out = serde_json::to_vec(&entry).map_err(io::Error::other)?;

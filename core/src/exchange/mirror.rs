@@ -22,6 +22,17 @@ fn named_by(method: &str) -> Option<&'static str> {
     }
 }
 
+/// The revision a message's `params._meta` declares (2026-07-28).
+pub(super) fn declared(message: &Message<'_>) -> Option<crate::Revision> {
+    let params = match message {
+        Message::Request(r) => r.params.as_ref()?,
+        Message::Notification(n) => n.params.as_ref()?,
+        Message::Result(_) | Message::Error(_) => return None,
+    };
+    let meta = params.member("_meta").ok().flatten()?;
+    meta.member(META_PROTOCOL_VERSION).ok().flatten()?.as_str()?.parse().ok()
+}
+
 /// The findings of one request or notification posted as `body`.
 pub(super) fn check(headers: &Headers<'_>, body: &[u8], message: &Message<'_>) -> Vec<Finding> {
     let (id, method, params, request) = match message {

@@ -122,13 +122,25 @@ impl Conversation {
     /// request that declares 2026-07-28 in `MCP-Protocol-Version` is one,
     /// whatever was negotiated before (2026-07-28 negotiates per request,
     /// and its clients probe older servers that way first); any other
-    /// follows [`Conversation::rules`]. Parse the request's body under it.
+    /// follows [`Conversation::rules`], except that when 2026-07-28 is
+    /// expected and nothing was negotiated, a request that declares an
+    /// earlier revision is judged under it, and one without the header
+    /// comes from a client of an earlier revision, judged as a server that
+    /// gets no `MCP-Protocol-Version` assumes: 2025-03-26 (its `initialize`
+    /// then negotiates). Parse the request's body under
+    /// it.
     #[must_use]
     pub fn rules_for(&self, headers: &Headers<'_>) -> Revision {
         let declared = headers.protocol_version.value().and_then(|v| core::str::from_utf8(v).ok()?.parse().ok());
-        match declared {
-            Some(revision) if Revision::mirrors_headers(revision) => revision,
-            _ => self.rules(),
+        match (declared, self.negotiated) {
+            (Some(revision), _) if Revision::mirrors_headers(revision) => revision,
+            (_, Some(negotiated)) => negotiated,
+            // A client of an earlier revision, saying which.
+            (Some(revision), None) if self.revision.mirrors_headers() => revision,
+            (None, None) if self.revision.mirrors_headers() && headers.protocol_version == Header::Absent => {
+                Revision::V2025_03_26
+            }
+            _ => self.revision,
         }
     }
 
@@ -240,7 +252,17 @@ impl Exchange {
         body: &[u8],
         parsed: &Result<Envelope<'_>, Error<'_>>,
     ) -> Exchange {
-        let revision = conversation.rules_for(headers);
+        let mut revision = conversation.rules_for(headers);
+        // A body that declares 2026-07-28 in `_meta` is a 2026-07-28
+        // request without its header, not a request of an earlier revision.
+        if let Ok(Envelope::Single(message)) = parsed
+            && !revision.mirrors_headers()
+            && conversation.negotiated.is_none()
+            && conversation.revision.mirrors_headers()
+            && mirror::declared(message) == Some(conversation.revision)
+        {
+            revision = conversation.revision;
+        }
         if !revision.has_streamable_http() {
             return Exchange::new(revision, Expect::Nothing);
         }
@@ -316,7 +338,7 @@ impl Exchange {
             Header::Repeated => self.find(Rule::ProtocolVersionMismatch, place),
             Header::One(value) => {
                 let known = core::str::from_utf8(value).ok().and_then(|v| v.parse::<Revision>().ok());
-                let expected = conversation.negotiated.unwrap_or(conversation.revision);
+                let expected = conversation.negotiated.unwrap_or(self.revision);
                 if known != Some(expected) {
                     self.find(Rule::ProtocolVersionMismatch, place);
                 }

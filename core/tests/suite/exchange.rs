@@ -371,3 +371,31 @@ fn a_request_that_declares_2026_07_28_is_judged_under_it_whatever_was_negotiated
         ["protocol-version-mismatch"]
     );
 }
+
+#[test]
+fn a_request_without_mcp_protocol_version_is_an_earlier_revision_s_unless_its_meta_declares_2026_07_28() {
+    // A client of 2025-11-25 starts with `initialize` and no header: a
+    // server that gets none assumes 2025-03-26, and holds it to no
+    // 2026-07-28 mirror.
+    let conversation = Conversation::new(Revision::V2026_07_28);
+    let initialize = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+    assert_eq!(conversation.rules_for(&headers(&[ACCEPT, JSON])), Revision::V2025_03_26);
+    assert_eq!(names(&post_in(&conversation, &[ACCEPT, JSON], initialize)), [] as [&str; 0]);
+    // A body that declares 2026-07-28 is a 2026-07-28 request whose
+    // header is missing: the -32020 answer.
+    let mut headerless = modern("ping", None);
+    headerless.retain(|(n, _)| *n != "MCP-Protocol-Version");
+    let found = post_in(&conversation, &headerless, &modern_ping());
+    assert_eq!(names(&found), ["protocol-version-missing"]);
+    assert!(found.findings().iter().all(|f| f.reply().is_some()));
+}
+
+#[test]
+fn a_request_declaring_an_earlier_revision_before_any_negotiation_is_judged_under_it() {
+    let conversation = Conversation::new(Revision::V2026_07_28);
+    assert_eq!(conversation.rules_for(&headers(&[V1125])), Revision::V2025_11_25);
+    assert_eq!(names(&post_in(&conversation, &[ACCEPT, JSON, V1125], PING)), [] as [&str; 0]);
+    // An unknown value is no revision: 2026-07-28's mirror rules hold.
+    let unknown = [ACCEPT, JSON, ("MCP-Protocol-Version", "2099-01-01"), ("Mcp-Method", "ping")];
+    assert_eq!(conversation.rules_for(&headers(&unknown)), Revision::V2026_07_28);
+}

@@ -7,7 +7,6 @@
 //! response is never taken for one to an unknown id. Memory stays bounded:
 //! a line longer than the size limit is counted, not buffered.
 
-use std::fs::File;
 use std::io::{self, Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -17,6 +16,7 @@ use mcp_envelope::ids::InFlight;
 use mcp_envelope::stream::{Frame, LineReader};
 use mcp_envelope::{Id, Kind, Limits, Revision};
 
+use super::open_log;
 use crate::render::{self, Verdict};
 use crate::summary::{IdValue, Invalid, Summary, all_agree};
 use crate::{BackendChoice, Parsers};
@@ -163,13 +163,6 @@ pub struct TapArgs {
     pub limits: Limits,
     pub log: Option<String>,
     pub command: Vec<String>,
-}
-
-fn open_log(path: Option<&str>) -> io::Result<Box<dyn Write + Send>> {
-    Ok(match path {
-        Some(path) => Box::new(io::BufWriter::new(File::create(path)?)),
-        None => Box::new(io::stderr()),
-    })
 }
 
 fn spawn(command: &[String]) -> io::Result<(Child, ChildStdin, ChildStdout)> {

@@ -1,0 +1,132 @@
+//! One exchange's log: each message in either direction, each event
+//! without a message, each finding of the exchange rules, as they come.
+
+use std::sync::Arc;
+
+use mcp_envelope::exchange::{Exchange, Place};
+use mcp_envelope::stream::sse::{Body, Event};
+
+use super::State;
+use crate::Parsers;
+use crate::input::Tag;
+use crate::render::{self, Eventless, Http, Verdict};
+use crate::summary::{Invalid, Summary, all_agree};
+
+/// Who sent a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum From {
+    Client,
+    Server,
+}
+
+impl From {
+    fn name(self) -> &'static str {
+        match self {
+            From::Client => "client",
+            From::Server => "server",
+        }
+    }
+}
+
+/// What the log needs of one exchange while it lasts.
+pub struct Sink {
+    pub state: Arc<State>,
+    /// The exchange's number, from 1, in the order requests arrived.
+    pub number: u64,
+    pub method: String,
+    pub exchange: Exchange,
+    pub parsers: Parsers,
+    /// The request's content type, then the response's.
+    pub content_type: Option<String>,
+    pub status: Option<u16>,
+    /// The session the exchange belongs to, once known.
+    pub session: Option<Vec<u8>>,
+}
+
+impl Sink {
+    fn http<'a>(&'a self, from: From, line: Option<u64>, event: Option<Tag<'a>>) -> Http<'a> {
+        Http {
+            exchange: self.number,
+            direction: from.name(),
+            method: &self.method,
+            status: if from == From::Server { self.status } else { None },
+            content_type: self.content_type.as_deref(),
+            line,
+            event,
+        }
+    }
+
+    /// Logs each backend's verdict on one message.
+    pub fn verdicts(
+        &self,
+        from: From,
+        line: Option<u64>,
+        event: Option<Tag<'_>>,
+        verdicts: &[(&'static str, Summary)],
+    ) {
+        let Some((_, first)) = verdicts.first() else { return };
+        let agree = all_agree(verdicts);
+        self.state.count_message(first.has_invalid(), !agree);
+        let verdict = if agree { Verdict::One(first) } else { Verdict::Disagreement(verdicts) };
+        self.state.write(render::http_line(&self.http(from, line, event), &verdict));
+    }
+
+    /// A message too large to hold, at `line`.
+    pub fn oversized(&self, from: From, line: Option<u64>, event: Option<Tag<'_>>) {
+        let error = mcp_envelope::Error::too_large(self.state.limits.max_size);
+        let invalid = [("all", Summary::Invalid(Invalid::from_error(&error)))];
+        self.verdicts(from, line, event, &invalid);
+    }
+
+    /// One message of the response, read and held to the exchange rules.
+    pub fn response_message(&mut self, place: Place, line: Option<u64>, event: Option<Tag<'_>>, bytes: &[u8]) {
+        let exchange = &mut self.exchange;
+        let (verdicts, ()) = self.parsers.verdicts_and(bytes, |parsed| exchange.message(place, parsed));
+        self.verdicts(From::Server, line, event, &verdicts);
+        self.findings();
+    }
+
+    /// One event of a response stream.
+    pub fn event(&mut self, event: &Event<'_>) {
+        let tag = Tag { event_type: event.event_type, id: event.id };
+        let place = Place::Response { line: event.line, offset: event.offset };
+        let line = Some(event.line);
+        match event.body {
+            Body::Data(data) if event.is_message() && !data.is_empty() => {
+                self.response_message(place, line, Some(tag), data);
+            }
+            // A priming event: nothing to log, and nothing it could break.
+            Body::Data(_) if event.is_message() => {}
+            Body::Data(data) => {
+                let entry =
+                    render::http_eventless_line(&self.http(From::Server, line, Some(tag)), Eventless::NoMessage(data));
+                self.state.write(entry);
+            }
+            Body::Oversized { .. } => {
+                self.exchange.unreadable();
+                if event.is_message() {
+                    self.oversized(From::Server, line, Some(tag));
+                }
+            }
+            Body::Cut => {
+                self.exchange.unreadable();
+                self.state.count_message(true, false);
+                self.state
+                    .write(render::http_eventless_line(&self.http(From::Server, line, Some(tag)), Eventless::Cut));
+            }
+        }
+    }
+
+    /// Logs the findings not logged yet.
+    pub fn findings(&mut self) {
+        for finding in self.exchange.new_findings() {
+            self.state.count_finding();
+            self.state.write(render::finding_line(self.number, finding));
+        }
+    }
+
+    /// Logs what happened to the exchange outside the rules.
+    pub fn note(&self, note: &'static str, detail: Option<&str>) {
+        self.state.write(render::note_line(self.number, note, detail));
+    }
+}
