@@ -53,6 +53,9 @@ for target in $targets; do
         find corpus/sse -type f ! -name '*.md' ! -name LICENSE -size -1024k -exec cp --backup=numbered {} "$seeds/$target/" \;
       fi
       ;;
+    exchange)
+      find corpus/exchange -type f ! -name '*.md' -exec cp {} "$seeds/$target/" \;
+      ;;
   esac
   rm -f "$OUT/${target}_seed_corpus.zip"
   if [ -n "$(ls -A "$seeds/$target")" ]; then

@@ -3,7 +3,8 @@
 
 # Seeds: byte-level targets start from real and hostile JSON; the others
 # (structured, ids) decode raw bytes, so only their own findings seed them;
-# the event-stream target starts from the streams of corpus/sse.
+# the event-stream target starts from the streams of corpus/sse, the
+# exchange target from corpus/exchange.
 seed_dirs() {
   local target=$1
   echo "fuzz/regressions/$target"
@@ -15,6 +16,9 @@ seed_dirs() {
       ;;
     sse)
       [ -d corpus/sse ] && find corpus/sse -mindepth 1 -maxdepth 1 -type d
+      ;;
+    exchange)
+      echo corpus/exchange
       ;;
   esac
 }

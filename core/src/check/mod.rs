@@ -15,7 +15,8 @@
 //! | [`differential`] | serde_json, simd-json (batches whole and in chunks) and the core's scanner give the same outcome |
 //! | [`structured`] | written envelopes parse back to themselves; mutations of them agree across backends |
 //! | [`stream`] | line framing does not depend on chunking, the push and pull readers and the tokio codec give the same frames, and each stays within its memory bound |
-//! | [`sse`] | event-stream framing gives a plain model's events for any chunking, by the push and pull readers and the tokio codec, each within its memory bound |
+//! | [`sse`] | event-stream framing gives a plain model's events for any chunking, by the push and pull readers and the tokio codec, each within its memory bound, and dispatches what an independent decoder (sse-stream) dispatches |
+//! | [`exchange`] | the exchange rules' findings do not depend on chunking, are handed out once, lie inside what was sent, blame the side that sent it, and every -32020 answer is an error response to the request |
 //! | [`ids`] | the in-flight tracker matches a plain model |
 
 use alloc::format;
@@ -30,14 +31,17 @@ use crate::revision::Revision;
 
 mod chunks;
 mod differential;
+mod exchange;
 mod ids;
 mod parse;
 #[cfg(feature = "arbitrary")]
 mod sketch;
 mod sse;
+mod sse_oracle;
 mod stream;
 
 pub use differential::{differential, differential_under};
+pub use exchange::exchange;
 pub use ids::ids;
 pub use parse::{parse_serde, parse_serde_under, parse_simd, parse_simd_under};
 #[cfg(feature = "arbitrary")]

@@ -10,6 +10,7 @@ use bytes::BytesMut;
 use tokio_util::codec::Decoder;
 
 use super::chunks::{Sizes, Trickle, split};
+use super::sse_oracle;
 use super::{assert_same, shown};
 use crate::backend::{SerdeJson, SimdJson};
 use crate::parser::Parser;
@@ -216,6 +217,17 @@ fn dispatch(event: &mut Pending, id: &[u8], max: usize) -> Option<EventBuf> {
 /// reaches them.
 const PARSED_EVENTS: usize = 16;
 
+/// Whether the framing's dispatched events are the oracle's. They agree
+/// on every event both list; the framing lists at least the oracle's
+/// unless an oversized field cut its list short, and the oracle lists at
+/// least the framing's unless it stopped at invalid UTF-8.
+fn agrees(ours: &[sse_oracle::Dispatched], theirs: &[sse_oracle::Dispatched], stopped: bool, cut_short: bool) -> bool {
+    let both = ours.len().min(theirs.len());
+    ours.get(..both) == theirs.get(..both)
+        && (cut_short || ours.len() >= theirs.len())
+        && (stopped || theirs.len() >= ours.len())
+}
+
 /// Input: one byte for the size limit, one for the chunking, then the
 /// stream. The push reader gives the model's events (types, ids, retry
 /// times, data, lines and offsets) whether the stream arrives whole, in
@@ -223,8 +235,9 @@ const PARSED_EVENTS: usize = 16;
 /// beginning, a byte at a time; the pull reader (through a buffer of
 /// pseudo-random size over reads of pseudo-random size, some interrupted)
 /// and the tokio codec (fed the same chunks) give the same; none holds
-/// more than the limit allows; and the first messages get the same verdict
-/// from both backends.
+/// more than the limit allows; sse-stream dispatches the same events (see
+/// `sse_oracle` for where it may stop early); and the first messages get
+/// the same verdict from both backends.
 pub fn sse(input: &[u8]) {
     let [max, seed, bytes @ ..] = input else { return };
     let max = usize::from(*max % 64) + 1;
@@ -264,6 +277,13 @@ pub fn sse(input: &[u8]) {
         pushed(max, head.chunks(1))
     );
 
+    // The independent decoder, with a limit nothing here reaches.
+    let unbounded = model(bytes, bytes.len() + 1);
+    let ours = sse_oracle::ours(&unbounded);
+    let (theirs, stopped) = sse_oracle::oracle(bytes, usize::from(*seed) % (bytes.len() + 1));
+    let agree = agrees(&ours, &theirs, stopped, unbounded.iter().any(|e| matches!(e.body, BodyBuf::Oversized { .. })));
+    assert!(agree, "sse-stream reads {} otherwise:\n  ours:   {ours:?}\n  theirs: {theirs:?}", shown(bytes));
+
     let mut serde = Parser::<SerdeJson>::with_backend(Revision::V2026_07_28);
     let mut simd = Parser::<SimdJson>::with_backend(Revision::V2026_07_28);
     for data in expected.iter().filter_map(|e| e.as_event().message()).take(PARSED_EVENTS) {
@@ -293,6 +313,22 @@ mod tests {
             ]
         );
         assert_eq!(model(b"data: abcdef\n\n", 5)[0].body, BodyBuf::Oversized { len: 6 });
+    }
+
+    #[test]
+    fn the_oracle_dispatches_what_the_standard_says_and_a_missing_event_is_caught() {
+        let stream = b"id: 1\r\ndata: a\r\n\r\nevent: e\ndata: b\n\nid: 2\n\ndata: c\n\ndata: cut";
+        let (theirs, stopped) = sse_oracle::oracle(stream, 9);
+        assert!(!stopped);
+        assert_eq!(theirs, sse_oracle::ours(&model(stream, 100)));
+        let ids: Vec<&[u8]> = theirs.iter().map(|(_, id, _)| &id[..]).collect();
+        assert_eq!(ids, [&b"1"[..], b"1", b"2"]);
+        assert!(!agrees(&theirs[..2], &theirs, false, false));
+        assert!(agrees(&theirs[..2], &theirs, false, true), "an oversized field may cut ours short");
+        assert!(!agrees(&theirs, &theirs[..2], false, false));
+        assert!(agrees(&theirs, &theirs[..2], true, false), "the oracle may stop at invalid UTF-8");
+        // Invalid UTF-8 in data: the oracle stops there.
+        assert!(sse_oracle::oracle(b"data: \xFF\n\n", 3).1);
     }
 
     #[test]

@@ -49,6 +49,11 @@ fn property_sse() {
 }
 
 #[test]
+fn property_exchange() {
+    bolero::check!().with_test_time(budget()).for_each(check::exchange);
+}
+
+#[test]
 fn property_ids() {
     bolero::check!().with_test_time(budget()).for_each(check::ids);
 }
@@ -62,6 +67,7 @@ pub fn target(name: &str) -> Option<fn(&[u8])> {
         "structured" => check::structured_bytes,
         "stream" => check::stream,
         "sse" => check::sse,
+        "exchange" => check::exchange,
         "ids" => check::ids,
         _ => return None,
     })
@@ -84,7 +90,7 @@ fn regressions() -> std::path::PathBuf {
 #[test]
 fn every_regression_file_is_replayed_through_its_target_and_has_a_note() {
     let root = regressions();
-    for name in ["parse_serde", "parse_simd", "differential", "structured", "stream", "sse", "ids"] {
+    for name in ["parse_serde", "parse_simd", "differential", "structured", "stream", "sse", "exchange", "ids"] {
         assert!(root.join(name).join("NOTES.md").is_file(), "fuzz/regressions/{name}/NOTES.md is missing");
     }
     for dir in std::fs::read_dir(&root).unwrap() {
@@ -122,5 +128,26 @@ fn seed_files_pass_every_byte_level_check() {
                 assert!(run.is_ok(), "{name} under configuration {index}");
             }
         }
+    }
+}
+
+#[test]
+fn the_event_stream_and_exchange_seeds_pass_their_checks() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+    let mut streams = files(&corpus.join("sse/realistic"));
+    streams.extend(files(&corpus.join("sse/adversarial")));
+    assert!(streams.len() >= 10, "corpus/sse holds {} streams", streams.len());
+    for (name, stream) in streams.iter().filter(|(n, _)| n.ends_with(".sse")) {
+        // Under a small limit and a large one, and two chunkings.
+        for config in [[7u8, 1], [63, 200]] {
+            let input = [&config[..], stream].concat();
+            assert!(std::panic::catch_unwind(|| check::sse(&input)).is_ok(), "corpus/sse {name} {config:?}");
+        }
+    }
+    let exchanges: Vec<_> =
+        files(&corpus.join("exchange")).into_iter().filter(|(n, _)| n.ends_with(".exchange")).collect();
+    assert!(exchanges.len() >= 8, "corpus/exchange holds {} exchanges", exchanges.len());
+    for (name, input) in &exchanges {
+        assert!(std::panic::catch_unwind(|| check::exchange(input)).is_ok(), "corpus/exchange {name}");
     }
 }

@@ -90,7 +90,10 @@ mod tests {
     fn the_targets_are_the_fuzz_crate_s_binaries_in_order() {
         let targets = from_repository(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."));
         let names: Vec<String> = targets.iter().flatten().map(|t| t.name.clone()).collect();
-        assert_eq!(names, ["parse_serde", "parse_simd", "differential", "structured", "stream", "sse", "ids"]);
+        assert_eq!(
+            names,
+            ["parse_serde", "parse_simd", "differential", "structured", "stream", "sse", "exchange", "ids"]
+        );
         assert!(fuzz_targets("[package]\nname = \"x\"\n").is_err());
     }
 
