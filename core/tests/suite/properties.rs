@@ -136,6 +136,7 @@ fn the_event_stream_and_exchange_seeds_pass_their_checks() {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
     let mut streams = files(&corpus.join("sse/realistic"));
     streams.extend(files(&corpus.join("sse/adversarial")));
+    streams.extend(files(&corpus.join("sse/captured")));
     assert!(streams.len() >= 10, "corpus/sse holds {} streams", streams.len());
     for (name, stream) in streams.iter().filter(|(n, _)| n.ends_with(".sse")) {
         // Under a small limit and a large one, and two chunkings.

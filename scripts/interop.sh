@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Real Streamable HTTP sessions, directly and through `mcp-envelope tap
+# --http`: the official Python SDK's client (PyPI `mcp`) against the
+# TypeScript reference server (npm `@modelcontextprotocol/server-everything`,
+# its streamableHttp mode) and a Python SDK server under uvicorn (event
+# streams with CRLF, and JSON). Installs the peers at pinned versions into
+# target/peers/ (from the registries, once), then fails on any difference
+# between the two runs, any finding or invalid message in the tap's log, or
+# log lines that are not the messages an independent recorder counted.
+#
+#   scripts/interop.sh [--out DIR] [--capture DIR]
+#
+# Says "not run" with the reason, and exits 0, only when node, npm or
+# python3 is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+EVERYTHING_VERSION=2026.8.31
+MCP_VERSION=2.3.0
+UVICORN_VERSION=0.55.0
+H11_VERSION=0.16.0
+out=target/interop
+capture=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --out) [ $# -ge 2 ] || { echo "interop.sh: --out needs a folder" >&2; exit 2; }; out=$2; shift 2 ;;
+    --capture) [ $# -ge 2 ] || { echo "interop.sh: --capture needs a folder" >&2; exit 2; }; capture=$2; shift 2 ;;
+    *) echo "interop.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+for needed in node npm python3; do
+  if ! command -v "$needed" >/dev/null 2>&1; then
+    echo "interop: not run: $needed is not installed (the real peers need node, npm and python3)"
+    exit 0
+  fi
+done
+peers=target/peers
+everything=$peers/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+if [ ! -f "$everything" ] || ! grep -q "\"version\": \"$EVERYTHING_VERSION\"" "$peers/node/node_modules/@modelcontextprotocol/server-everything/package.json"; then
+  echo "interop: installing @modelcontextprotocol/server-everything@$EVERYTHING_VERSION (npm)"
+  mkdir -p "$peers/node"
+  npm install --silent --no-audit --no-fund --prefix "$peers/node" "@modelcontextprotocol/server-everything@$EVERYTHING_VERSION" >/dev/null
+fi
+python=$peers/py/bin/python
+if ! "$python" -c "import mcp, uvicorn, h11, importlib.metadata as m; assert m.version('mcp') == '$MCP_VERSION'" 2>/dev/null; then
+  echo "interop: installing mcp==$MCP_VERSION, uvicorn, h11 (PyPI)"
+  python3 -m venv "$peers/py"
+  "$python" -m pip install --quiet --disable-pip-version-check \
+    "mcp==$MCP_VERSION" "uvicorn==$UVICORN_VERSION" "h11==$H11_VERSION"
+fi
+cargo build --quiet --release --locked -p mcp-envelope-cli
+metadata=$(cargo metadata --format-version 1 --no-deps)
+target_dir=$(printf '%s' "$metadata" | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+rm -rf "$out"
+args=(--bin "$target_dir/release/mcp-envelope" --everything "$everything" --out "$out")
+[ -n "$capture" ] && args+=(--capture "$capture")
+"$python" scripts/interop/interop.py "${args[@]}"

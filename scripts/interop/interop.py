@@ -1,0 +1,244 @@
+"""Real sessions over Streamable HTTP, run directly and through
+`mcp-envelope tap --http`, between the official Python SDK's client and two
+real servers (the TypeScript reference server and a Python SDK server, in
+event-stream and JSON modes). Fails on any difference between the two
+runs, any finding or invalid message in the tap's log, or a log whose
+message lines are not the messages an independent recorder counted.
+
+Usage: interop.py --bin MCP_ENVELOPE --everything DIST_INDEX_JS --out DIR [--capture DIR]
+(run with the Python that has `mcp` installed; scripts/interop.sh sets it all up)."""
+import argparse
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import h11
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EVENTLESS = {"empty-data", "other-event", "cut"}
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(port, what, proc, seconds=30):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            sys.exit(f"interop: {what} exited with {proc.returncode} before listening")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    sys.exit(f"interop: {what} did not listen on {port} within {seconds} s")
+
+
+def stop(proc):
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def sse_messages(body):
+    """The message events of an event stream, read the WHATWG way (an
+    independent reading: not the tap's, not the SDK's)."""
+    text = body.decode("utf-8", "replace")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    events, data, kind = [], None, "message"
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        if line == "":
+            if data is not None and kind == "message" and "\n".join(data) != "":
+                events.append("\n".join(data))
+            data, kind = None, "message"
+            continue
+        if line.startswith(":"):
+            continue
+        name, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if name == "data":
+            data = (data or []) + [value]
+        elif name == "event":
+            kind = value or "message"
+    return events
+
+
+def exchanges(record_dir):
+    """Every (request, response) the recorder saw: method, headers, body."""
+    out = []
+    names = sorted({n.split(".")[0] for n in os.listdir(record_dir)}, key=int)
+    for n in names:
+        c2s = open(os.path.join(record_dir, f"{n}.c2s"), "rb").read()
+        s2c_path = os.path.join(record_dir, f"{n}.s2c")
+        s2c = open(s2c_path, "rb").read() if os.path.exists(s2c_path) else b""
+        server_side = h11.Connection(h11.SERVER)
+        server_side.receive_data(c2s)
+        server_side.receive_data(b"")
+        requests, current = [], None
+        while True:
+            try:
+                event = server_side.next_event()
+            except h11.RemoteProtocolError:
+                break
+            if event in (h11.NEED_DATA, h11.PAUSED) or isinstance(event, h11.ConnectionClosed):
+                if event is h11.PAUSED and server_side.our_state is h11.SEND_RESPONSE:
+                    # Pretend to answer, to read the next request.
+                    server_side.send(h11.Response(status_code=200, headers=[("content-length", "0")]))
+                    server_side.send(h11.EndOfMessage())
+                    server_side.start_next_cycle()
+                    continue
+                break
+            if isinstance(event, h11.Request):
+                current = {"method": event.method.decode(), "target": event.target.decode(),
+                           "headers": {k.decode().lower(): v.decode() for k, v in event.headers}, "body": b""}
+            elif isinstance(event, h11.Data):
+                current["body"] += event.data
+            elif isinstance(event, h11.EndOfMessage):
+                requests.append(current)
+        client_side = h11.Connection(h11.CLIENT)
+        client_side.receive_data(s2c)
+        client_side.receive_data(b"")
+        for request in requests:
+            client_side.send(h11.Request(method=request["method"], target=request["target"],
+                                         headers=[("host", "x"), ("content-length", str(len(request["body"])))]))
+            client_side.send(h11.Data(data=request["body"]))
+            client_side.send(h11.EndOfMessage())
+            response = {"status": None, "headers": {}, "body": b""}
+            while True:
+                try:
+                    event = client_side.next_event()
+                except h11.RemoteProtocolError:
+                    break
+                if event in (h11.NEED_DATA, h11.PAUSED) or isinstance(event, h11.ConnectionClosed):
+                    break
+                if isinstance(event, h11.Response):
+                    response["status"] = event.status_code
+                    response["headers"] = {k.decode().lower(): v.decode() for k, v in event.headers}
+                elif isinstance(event, h11.Data):
+                    response["body"] += event.data
+                elif isinstance(event, h11.EndOfMessage):
+                    break
+            out.append((request, response))
+            if client_side.our_state is h11.DONE and client_side.their_state is h11.DONE:
+                client_side.start_next_cycle()
+            else:
+                break
+    return out
+
+
+def count(pairs):
+    """Messages each way, as the recorder's bytes say."""
+    client = server = 0
+    for request, response in pairs:
+        if request["method"] == "POST" and request["body"].strip():
+            client += 1
+        kind = response["headers"].get("content-type", "")
+        if kind.startswith("text/event-stream"):
+            server += len(sse_messages(response["body"]))
+        elif kind.startswith("application/json") and response["body"].strip():
+            server += 1
+    return client, server
+
+
+def session(py, url, mode, tool, args):
+    run = subprocess.run([py, os.path.join(HERE, "session.py"), url, mode, tool, args],
+                         capture_output=True, text=True, timeout=120)
+    if run.returncode != 0:
+        sys.exit(f"interop: session {url} {mode} {tool} failed:\n{run.stderr}")
+    return run.stdout.strip()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--everything", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--capture")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    py = sys.executable
+    servers = {
+        "ts-everything": lambda port: (["node", args.everything, "streamableHttp"], {"PORT": str(port)}),
+        "py-sdk-sse": lambda port: ([py, os.path.join(HERE, "py_server.py"), str(port)], {}),
+        "py-sdk-json": lambda port: ([py, os.path.join(HERE, "py_server.py"), str(port), "json"], {}),
+    }
+    sessions = [
+        ("ts-everything", "auto", "echo", '{"message": "hi"}'),
+        ("ts-everything", "legacy", "trigger-long-running-operation", '{"duration": 1, "steps": 3}'),
+        ("py-sdk-sse", "auto", "echo", '{"text": "hi"}'),
+        ("py-sdk-sse", "legacy", "echo", '{"text": "h\u00e9, \\"quoted\\"\\nline"}'),
+        ("py-sdk-json", "auto", "echo", '{"text": "hi"}'),
+        ("py-sdk-json", "legacy", "echo", '{"text": "hi"}'),
+    ]
+    rows, failures = [], []
+    for number, (name, mode, tool, tool_args) in enumerate(sessions, 1):
+        port = free_port()
+        command, env = servers[name](port)
+        server = subprocess.Popen(command, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            wait_for(port, name, server)
+            direct = session(py, f"http://127.0.0.1:{port}/mcp", mode, tool, tool_args)
+            record_dir = os.path.join(args.out, f"{number}-{name}-{mode}")
+            log = os.path.join(args.out, f"{number}-{name}-{mode}.jsonl")
+            rport, tport = free_port(), free_port()
+            recorder = subprocess.Popen([py, os.path.join(HERE, "recorder.py"), str(rport), str(port), record_dir])
+            tap = subprocess.Popen([args.bin, "tap", "--http", "--listen", f"127.0.0.1:{tport}",
+                                    "--upstream", f"http://127.0.0.1:{rport}", "--backend", "both", "--log", log],
+                                   stderr=subprocess.PIPE, text=True)
+            try:
+                wait_for(rport, "the recorder", recorder)
+                wait_for(tport, "the tap", tap)
+                through = session(py, f"http://127.0.0.1:{tport}/mcp", mode, tool, tool_args)
+                time.sleep(0.3)
+            finally:
+                stop(tap)
+                stop(recorder)
+        finally:
+            stop(server)
+        entries = [json.loads(line) for line in open(log)]
+        messages = [e for e in entries if "kind" in e and e["kind"] not in EVENTLESS]
+        findings = [e for e in entries if "finding" in e]
+        invalid = [e for e in messages if "reason" in e or e.get("disagreement")]
+        counted = count(exchanges(record_dir))
+        logged = (sum(e["direction"] == "client" for e in messages), sum(e["direction"] == "server" for e in messages))
+        versions = sorted({r["headers"].get("mcp-protocol-version", "-") for r, _ in exchanges(record_dir)})
+        same = direct == through
+        row = {"session": f"{name} {mode} {tool}", "versions": versions, "counted": counted, "logged": logged,
+               "findings": len(findings), "invalid": len(invalid), "same": same}
+        rows.append(row)
+        for what, bad in (("results differ", not same), ("findings", findings), ("invalid messages", invalid),
+                          ("log lines are not the messages counted", logged != counted)):
+            if bad:
+                failures.append(f"{row['session']}: {what}: {bad if bad is not True else (direct, through)}")
+        if args.capture:
+            os.makedirs(args.capture, exist_ok=True)
+            streams = [resp["body"] for _, resp in exchanges(record_dir)
+                       if resp["headers"].get("content-type", "").startswith("text/event-stream") and resp["body"]]
+            for i, body in enumerate(streams, 1):
+                with open(os.path.join(args.capture, f"{name}-{mode}-{i}.sse"), "wb") as f:
+                    f.write(body)
+    print("| session | MCP-Protocol-Version sent | messages counted (client, server) | log lines | findings | invalid | same result |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['session']} | {' '.join(r['versions'])} | {r['counted'][0]}, {r['counted'][1]} | "
+              f"{r['logged'][0]}, {r['logged'][1]} | {r['findings']} | {r['invalid']} | {'yes' if r['same'] else 'NO'} |")
+    total = [sum(r["counted"][0] + r["counted"][1] for r in rows)]
+    print(f"\n{len(rows)} sessions, {total[0]} messages, {len(failures)} failures")
+    for failure in failures:
+        print(f"interop: {failure}", file=sys.stderr)
+    sys.exit(1 if failures else 0)
+
+
+main()
