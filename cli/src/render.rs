@@ -325,7 +325,7 @@ struct FindingLine {
     /// The error the server answers with (HTTP 400), for the header faults
     /// of 2026-07-28; absent for the others.
     #[serde(skip_serializing_if = "Option::is_none")]
-    reply: Option<serde_json::Value>,
+    reply: Option<Box<serde_json::value::RawValue>>,
 }
 
 /// `tap --http`'s log entry for one rule an exchange broke.
@@ -340,7 +340,9 @@ pub fn finding_line(exchange: u64, finding: &Finding) -> io::Result<Vec<u8>> {
     };
     let reply = finding.reply().and_then(|error| {
         let mut out = Vec::new();
-        write::error_for(&mut out, error).then(|| serde_json::from_slice(&out).ok()).flatten()
+        // As the library wrote it, member order included.
+        let written = write::error_for(&mut out, error).then(|| String::from_utf8(out).ok()).flatten()?;
+        serde_json::value::RawValue::from_string(written).ok()
     });
     let entry = FindingLine {
         exchange,
