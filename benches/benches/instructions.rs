@@ -19,6 +19,7 @@ use std::hint::black_box;
 use common::{Ours, Verdict, ours_reference, ours_serde, ours_simd};
 use gungraun::{library_benchmark, library_benchmark_group, main};
 use mcp_envelope::Revision;
+use mcp_envelope::backend::Reference;
 use mcp_envelope_benches::workspace_root;
 
 /// The messages of a committed corpus file: a `.jsonl` stream, or one
@@ -143,6 +144,40 @@ fn utf8_floor(messages: Vec<Vec<u8>>) -> usize {
     black_box(count(messages.iter().map(|m| common::utf8_floor(black_box(m)))))
 }
 
+/// The messages of a corpus file framed as lines and as an event stream,
+/// and the event stream in chunks (setup, not counted).
+fn framed(name: &str) -> (Vec<u8>, Vec<u8>, Vec<bytes::Bytes>) {
+    let messages = load(name);
+    let events = common::framing::events(&messages);
+    let chunks = common::framing::chunks(&events);
+    (common::framing::lines(&messages), events, chunks)
+}
+
+#[library_benchmark]
+#[bench::realistic_small(args = ("realistic/small.jsonl"), setup = framed)]
+#[bench::realistic_medium(args = ("realistic/medium.jsonl"), setup = framed)]
+fn framing_lines(framed: (Vec<u8>, Vec<u8>, Vec<bytes::Bytes>)) -> usize {
+    let mut parser = mcp_envelope::Parser::<Reference>::with_backend(Revision::V2026_07_28);
+    black_box(common::framing::lines_checked(&mut parser, black_box(&framed.0)))
+}
+
+#[library_benchmark]
+#[bench::realistic_small(args = ("realistic/small.jsonl"), setup = framed)]
+#[bench::realistic_medium(args = ("realistic/medium.jsonl"), setup = framed)]
+fn framing_sse(framed: (Vec<u8>, Vec<u8>, Vec<bytes::Bytes>)) -> usize {
+    let mut parser = mcp_envelope::Parser::<Reference>::with_backend(Revision::V2026_07_28);
+    black_box(common::framing::events_checked(&mut parser, black_box(&framed.1)))
+}
+
+#[library_benchmark]
+#[bench::realistic_small(args = ("realistic/small.jsonl"), setup = framed)]
+#[bench::realistic_medium(args = ("realistic/medium.jsonl"), setup = framed)]
+fn framing_sse_stream_serde_struct(framed: (Vec<u8>, Vec<u8>, Vec<bytes::Bytes>)) -> usize {
+    black_box(common::framing::sse_stream_serde(black_box(&framed.2)))
+}
+
+library_benchmark_group!(name = framing, benchmarks = [framing_lines, framing_sse, framing_sse_stream_serde_struct]);
+
 library_benchmark_group!(
     name = contenders,
     benchmarks = [
@@ -160,4 +195,4 @@ library_benchmark_group!(
     ]
 );
 
-main!(library_benchmark_groups = contenders);
+main!(library_benchmark_groups = contenders, framing);

@@ -231,9 +231,36 @@ fn scaling(c: &mut Criterion) {
     group.finish();
 }
 
+/// Event-stream framing against line framing on the same messages, and
+/// against sse-stream with a serde_json struct on the same stream.
+fn framing(c: &mut Criterion) {
+    use common::framing;
+    for size in [SizeClass::Small, SizeClass::Medium] {
+        let messages = class(size);
+        let (lines, events) = (framing::lines(&messages), framing::events(&messages));
+        let chunks = framing::chunks(&events);
+        let mut parser = Parser::<Reference>::with_backend(Revision::V2026_07_28);
+        // Every contender reads every message, and finds it valid.
+        let n = messages.len();
+        assert_eq!(framing::lines_checked(&mut parser, &lines), n);
+        assert_eq!(framing::events_checked(&mut parser, &events), n);
+        assert_eq!(framing::sse_stream_serde(&chunks), n);
+        let mut group = c.benchmark_group(format!("framing-{}", size.name()));
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_function("mcp-envelope-lines", |b| {
+            b.iter(|| framing::lines_checked(&mut parser, black_box(&lines)))
+        });
+        group.bench_function("mcp-envelope-sse", |b| {
+            b.iter(|| framing::events_checked(&mut parser, black_box(&events)))
+        });
+        group.bench_function("sse-stream-serde-struct", |b| b.iter(|| framing::sse_stream_serde(black_box(&chunks))));
+        group.finish();
+    }
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(2)).sample_size(30);
-    targets = realistic, adversarial, scaling
+    targets = realistic, adversarial, scaling, framing
 }
 criterion_main!(benches);

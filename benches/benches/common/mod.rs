@@ -6,6 +6,8 @@
 
 use std::borrow::Cow;
 
+pub mod framing;
+
 use mcp_envelope::backend::{Reference, SerdeJson, SimdJson};
 use mcp_envelope::{Parser, Revision};
 use mcp_envelope_benches::{SizeClass, adversarial, realistic};

@@ -54,8 +54,10 @@ impl Decoder for EventCodec {
 
     fn decode(&mut self, buf: &mut BytesMut) -> io::Result<Option<EventBuf>> {
         let (used, ending) = self.interpreter.step(buf);
+        // Owned before the bytes it may lend from go.
+        let event = ending.map(|ending| EventBuf::from(self.interpreter.event(ending, buf)));
         buf.advance(used);
-        Ok(ending.map(|ending| EventBuf::from(self.interpreter.event(ending))))
+        Ok(event)
     }
 
     /// The stream ended: the event it ended inside, as
@@ -64,6 +66,6 @@ impl Decoder for EventCodec {
         if let Some(event) = self.decode(buf)? {
             return Ok(Some(event));
         }
-        Ok(self.interpreter.finish().map(|ending| EventBuf::from(self.interpreter.event(ending))))
+        Ok(self.interpreter.finish().map(|ending| EventBuf::from(self.interpreter.event(ending, &[]))))
     }
 }

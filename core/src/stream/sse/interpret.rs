@@ -114,6 +114,13 @@ pub(crate) struct Interpreter {
     /// The last event returned, whose buffers are reset before any more
     /// bytes are taken (its data is lent until then).
     ended: Option<Ending>,
+    /// The event's one data line so far, where it lies in the bytes being
+    /// read, when it is not copied (the common event: one `data` line,
+    /// whole in one chunk). Copied into `data` before those bytes go.
+    lent: Option<(usize, usize)>,
+    /// Whether data may be lent: not for readers that give the bytes back
+    /// before the event is read (the pull reader).
+    lend: bool,
 }
 
 impl Interpreter {
@@ -141,7 +148,14 @@ impl Interpreter {
             event_retry: None,
             over_field: None,
             ended: None,
+            lent: None,
+            lend: true,
         }
+    }
+
+    /// An interpreter that always copies the data.
+    pub(crate) fn copying(max_size: usize) -> Interpreter {
+        Interpreter { lend: false, ..Interpreter::new(max_size) }
     }
 
     /// Takes bytes of `chunk` until an event ends or the chunk is used up:
@@ -175,6 +189,8 @@ impl Interpreter {
             }
         }
         let (used, ending) = self.run(chunk.get(taken..).unwrap_or_default());
+        // Lent data lies in the chunk, past the mark.
+        self.lent = self.lent.map(|(from, to)| (from + taken, to + taken));
         (taken + used, ending)
     }
 
@@ -222,6 +238,26 @@ impl Interpreter {
                                 self.pending = true;
                                 self.start = (self.line, self.offset + i as u64);
                             }
+                            // The names servers send, whole in the chunk:
+                            // straight to the value.
+                            let rest = bytes.get(i..).unwrap_or_default();
+                            let known = if rest.starts_with(b"data:") {
+                                Some((Field::Data, 5))
+                            } else if rest.starts_with(b"id:") {
+                                Some((Field::Id, 3))
+                            } else if rest.starts_with(b"event:") {
+                                Some((Field::Event, 6))
+                            } else {
+                                None
+                            };
+                            if let Some((field, len)) = known {
+                                i += len;
+                                if field == Field::Data {
+                                    self.materialize(bytes);
+                                }
+                                self.at = self.begin_value(field);
+                                continue;
+                            }
                             self.name_len = 0;
                             self.at = At::Name;
                         }
@@ -232,9 +268,12 @@ impl Interpreter {
                     let end = memchr::memchr3(b':', b'\r', b'\n', rest);
                     let name = rest.get(..end.unwrap_or(rest.len())).unwrap_or_default();
                     self.take_name(name);
-                    let Some(at) = end else { return self.used_up(bytes.len()) };
+                    let Some(at) = end else { return self.used_up(bytes) };
                     i += at + 1;
                     let field = self.field();
+                    if field == Some(Field::Data) {
+                        self.materialize(bytes);
+                    }
                     if let Some(&b':') = rest.get(at) {
                         self.at = match field {
                             Some(field) => self.begin_value(field),
@@ -263,26 +302,65 @@ impl Interpreter {
                     if let Some(at) = end {
                         rest = rest.get(..at).unwrap_or_default();
                     }
-                    self.take_value(field, rest);
-                    let (Some(at), Some(ending)) = (end, ending) else { return self.used_up(bytes.len()) };
+                    let (Some(at), Some(ending)) = (end, ending) else {
+                        self.take_value(field, rest);
+                        return self.used_up(bytes);
+                    };
+                    let value = rest;
+                    if matches!(field, Field::Event | Field::Id) && self.value_len == 0 && at <= MAX_FIELD_LEN {
+                        // A whole short value (the common case): set at
+                        // once, without the value buffer.
+                        match field {
+                            // `message` is what an empty type means.
+                            Field::Event if value == b"message" => self.event_type.clear(),
+                            Field::Event => {
+                                self.event_type.clear();
+                                self.event_type.extend_from_slice(value);
+                            }
+                            _ if value.contains(&0) => {}
+                            _ => {
+                                self.id.clear();
+                                self.id.extend_from_slice(value);
+                            }
+                        }
+                    } else if field == Field::Data && self.lend && self.data_len == 0 && at <= self.max_size {
+                        // The event's first data line, whole here: lent,
+                        // not copied, unless more data or the chunk's end
+                        // comes first.
+                        self.lent = Some((i, i + at));
+                        self.data_len = at as u64 + 1;
+                    } else {
+                        self.take_value(field, rest);
+                        self.end_value(field);
+                    }
                     i += at + 1;
-                    self.end_value(field);
                     self.line_end(ending);
                 }
                 At::Skip => {
                     let rest = bytes.get(i..).unwrap_or_default();
-                    let Some(at) = memchr::memchr2(b'\r', b'\n', rest) else { return self.used_up(bytes.len()) };
+                    let Some(at) = memchr::memchr2(b'\r', b'\n', rest) else { return self.used_up(bytes) };
                     i += at + 1;
                     self.line_end(rest.get(at).copied().unwrap_or(b'\n'));
                 }
             }
         }
-        self.used_up(bytes.len())
+        self.used_up(bytes)
     }
 
-    fn used_up(&mut self, len: usize) -> (usize, Option<Ending>) {
-        self.offset += len as u64;
-        (len, None)
+    /// All of `bytes` taken with no event ended: lent data is copied, as
+    /// the bytes go.
+    fn used_up(&mut self, bytes: &[u8]) -> (usize, Option<Ending>) {
+        self.materialize(bytes);
+        self.offset += bytes.len() as u64;
+        (bytes.len(), None)
+    }
+
+    /// Copies lent data (and the LF its line added) into the data buffer.
+    fn materialize(&mut self, bytes: &[u8]) {
+        if let Some((from, to)) = self.lent.take() {
+            self.hold_data(bytes.get(from..to).unwrap_or_default());
+            self.hold_data(b"\n");
+        }
     }
 
     /// A line ended with `byte` (CR or LF).
@@ -401,7 +479,9 @@ impl Interpreter {
             self.event_retry = None;
             return None;
         } else {
-            self.data.pop();
+            if self.lent.is_none() {
+                self.data.pop();
+            }
             Ending::Dispatched
         };
         self.ended = Some(ending);
@@ -411,6 +491,7 @@ impl Interpreter {
     /// Forgets the event returned last, before taking more bytes.
     fn reset_ended(&mut self) {
         if self.ended.take().is_some() {
+            self.lent = None;
             self.data.clear();
             self.data_len = 0;
             self.event_type.clear();
@@ -434,9 +515,13 @@ impl Interpreter {
         &self.id
     }
 
-    /// The event's data, once dispatched.
-    pub(crate) fn data(&self) -> &[u8] {
-        &self.data
+    /// The event's data, once dispatched: lent from `chunk` (what was
+    /// given to the step that dispatched it), or held.
+    pub(crate) fn data<'a>(&'a self, chunk: &'a [u8]) -> &'a [u8] {
+        match self.lent {
+            Some((from, to)) => chunk.get(from..to).unwrap_or_default(),
+            None => &self.data,
+        }
     }
 
     /// The reconnection time set within the event.

@@ -205,11 +205,11 @@ impl From<Event<'_>> for EventBuf {
 }
 
 impl Interpreter {
-    /// The event that ended as `ending`.
-    fn event(&self, ending: Ending) -> Event<'_> {
+    /// The event that ended as `ending`, in the step given `chunk`.
+    fn event<'a>(&'a self, ending: Ending, chunk: &'a [u8]) -> Event<'a> {
         let (line, offset) = self.start();
         let body = match ending {
-            Ending::Dispatched => Body::Data(self.data()),
+            Ending::Dispatched => Body::Data(self.data(chunk)),
             Ending::Oversized(len) => Body::Oversized { len },
             Ending::Cut => Body::Cut,
         };
@@ -257,18 +257,18 @@ impl EventReader {
         let mut rest = chunk;
         loop {
             let (used, ending) = self.interpreter.step(rest);
-            rest = rest.get(used..).unwrap_or_default();
             match ending {
-                Some(ending) => emit(self.interpreter.event(ending)),
+                Some(ending) => emit(self.interpreter.event(ending, rest)),
                 None => break,
             }
+            rest = rest.get(used..).unwrap_or_default();
         }
     }
 
     /// The stream ended: emits the event it ended inside, as [`Body::Cut`].
     pub fn finish(&mut self, mut emit: impl FnMut(Event<'_>)) {
         if let Some(ending) = self.interpreter.finish() {
-            emit(self.interpreter.event(ending));
+            emit(self.interpreter.event(ending, &[]));
         }
     }
 }

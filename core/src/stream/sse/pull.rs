@@ -35,7 +35,7 @@ impl<R: BufRead> Events<R> {
     /// Events of at most `max_size` bytes of data (see
     /// [`Limits::max_size`](crate::Limits::max_size)) from `reader`.
     pub fn new(reader: R, max_size: usize) -> Events<R> {
-        Events { reader, interpreter: Interpreter::new(max_size), ended: false }
+        Events { reader, interpreter: Interpreter::copying(max_size), ended: false }
     }
 
     /// The reader back, positioned after the last event returned.
@@ -63,12 +63,12 @@ impl<R: BufRead> Events<R> {
             };
             if buf.is_empty() {
                 self.ended = true;
-                return Ok(self.interpreter.finish().map(|ending| self.interpreter.event(ending)));
+                return Ok(self.interpreter.finish().map(|ending| self.interpreter.event(ending, &[])));
             }
             let (used, ending) = self.interpreter.step(buf);
             self.reader.consume(used);
             if let Some(ending) = ending {
-                return Ok(Some(self.interpreter.event(ending)));
+                return Ok(Some(self.interpreter.event(ending, &[])));
             }
         }
         Ok(None)
