@@ -8,7 +8,7 @@ use std::process::Command;
 use serde_json::Value;
 
 pub const REVISIONS: [&str; 6] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "jsonrpc"];
-pub const FRAMINGS: [&str; 2] = ["whole", "lines"];
+pub const FRAMINGS: [&str; 3] = ["whole", "lines", "sse"];
 /// The folders whose files are checked, from the repository root.
 pub const SOURCES: [&str; 4] = [
     "testdata/jsontestsuite/test_parsing",
@@ -53,8 +53,13 @@ pub fn tally(log: &str) -> Result<Tally, String> {
     for (i, line) in log.lines().enumerate() {
         let entry: Value = serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1))?;
         let kind = entry.get("kind").and_then(Value::as_str).ok_or_else(|| format!("line {}: no kind", i + 1))?;
+        // Events without a message (priming events, other types) are not
+        // messages; an event cut by the end of its stream is an invalid one.
+        if matches!(kind, "empty-data" | "other-event") {
+            continue;
+        }
         t.messages += 1;
-        t.invalid += usize::from(kind == "invalid");
+        t.invalid += usize::from(kind == "invalid" || kind == "cut");
         t.disagreements += usize::from(entry.get("disagreement").and_then(Value::as_bool) == Some(true));
     }
     if t.messages == 0 {
@@ -72,8 +77,9 @@ pub fn run(cli: &Path, root: &Path, logs: &Path) -> (String, bool) {
         "## 1. Backend agreement".to_owned(),
         String::new(),
         format!(
-            "Both backends (serde_json, simd-json) on {} files: JSONTestSuite, the MCP examples, the GitHub tool definitions and the corpus.",
-            files.len()
+            "Both backends (serde_json, simd-json) on {} files: JSONTestSuite, the MCP examples, the GitHub tool definitions and the corpus; with `sse` framing, on the corpus's {} event streams (the messages of their `message` events).",
+            files.len(),
+            files.iter().filter(|f| f.extension().is_some_and(|e| e == "sse")).count()
         ),
         String::new(),
         "| revision | framing | messages | invalid | disagreements |".to_owned(),
@@ -82,9 +88,12 @@ pub fn run(cli: &Path, root: &Path, logs: &Path) -> (String, bool) {
     for revision in REVISIONS {
         for framing in FRAMINGS {
             let log_path = logs.join(format!("agreement-{revision}-{framing}.jsonl"));
+            // Event-stream framing reads the event streams; the others, every file.
+            let inputs: Vec<&PathBuf> =
+                files.iter().filter(|f| framing != "sse" || f.extension().is_some_and(|e| e == "sse")).collect();
             let output = Command::new(cli)
                 .args(["check", "--backend", "both", "--format", "json", "--framing", framing, "--revision", revision])
-                .args(&files)
+                .args(&inputs)
                 .output();
             let row = match output {
                 Err(e) => Err(format!("the CLI did not start: {e}")),
@@ -137,6 +146,21 @@ mod tests {
         assert!(tally("").is_err());
         assert!(tally("mcp-envelope: error\n").is_err());
         assert!(tally("{\"no\":\"kind\"}\n").is_err());
+    }
+
+    #[test]
+    fn events_without_a_message_are_not_counted_and_a_cut_event_is_invalid() {
+        let log = concat!(
+            r#"{"file":"a","line":1,"event":"message","event_id":"0","kind":"empty-data"}"#,
+            "\n",
+            r#"{"file":"a","line":4,"event":"message","event_id":"1","kind":"result","id":1,"method":null}"#,
+            "\n",
+            r#"{"file":"a","line":7,"event":"endpoint","event_id":null,"kind":"other-event","data":"/m"}"#,
+            "\n",
+            r#"{"file":"a","line":9,"event":"message","event_id":null,"kind":"cut","hint":"h"}"#,
+            "\n",
+        );
+        assert_eq!(tally(log), Ok(Tally { messages: 2, invalid: 1, disagreements: 0 }));
     }
 
     #[test]

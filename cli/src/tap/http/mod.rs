@@ -324,7 +324,12 @@ pub fn run(args: &HttpArgs) -> ExitCode {
     let state = {
         let _entered = runtime.enter();
         Arc::new(State {
-            client: Client::builder(TokioExecutor::new()).build(HttpConnector::new()),
+            client: Client::builder(TokioExecutor::new()).build({
+                // Each message is written whole: Nagle would only delay it.
+                let mut connector = HttpConnector::new();
+                connector.set_nodelay(true);
+                connector
+            }),
             upstream,
             backend: args.backend,
             limits: args.limits,
