@@ -258,9 +258,24 @@ fn framing(c: &mut Criterion) {
     }
 }
 
+/// The adversarial event streams, read and checked.
+fn framing_adversarial(c: &mut Criterion) {
+    let mut group = c.benchmark_group("framing-adversarial");
+    group.sample_size(10);
+    let mut parser = Parser::<Reference>::with_backend(Revision::V2026_07_28);
+    for stream in mcp_envelope_benches::streams::adversarial() {
+        assert_eq!(common::framing::events_checked(&mut parser, &stream.bytes), stream.messages, "{}", stream.name);
+        group.throughput(Throughput::Bytes(stream.bytes.len() as u64));
+        group.bench_with_input(BenchmarkId::new("mcp-envelope-sse", stream.name), &stream.bytes, |b, bytes| {
+            b.iter(|| common::framing::events_checked(&mut parser, black_box(bytes)))
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(2)).sample_size(30);
-    targets = realistic, adversarial, scaling, framing
+    targets = realistic, adversarial, scaling, framing, framing_adversarial
 }
 criterion_main!(benches);

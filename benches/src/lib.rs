@@ -18,6 +18,7 @@ pub mod adversarial;
 pub mod realistic;
 mod rng;
 pub mod scaling;
+pub mod streams;
 pub mod text;
 
 use std::path::{Path, PathBuf};
