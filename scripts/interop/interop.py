@@ -218,10 +218,12 @@ def main():
         row = {"session": f"{name} {mode} {tool}", "versions": versions, "counted": counted, "logged": logged,
                "findings": len(findings), "invalid": len(invalid), "same": same}
         rows.append(row)
-        for what, bad in (("results differ", not same), ("findings", findings), ("invalid messages", invalid),
-                          ("log lines are not the messages counted", logged != counted)):
+        for what, bad, detail in (("results differ", not same, (direct, through)), ("findings", findings, findings),
+                                  ("invalid messages", invalid, invalid),
+                                  ("log lines are not the messages counted", logged != counted,
+                                   f"logged {logged}, counted {counted}; see {log}")):
             if bad:
-                failures.append(f"{row['session']}: {what}: {bad if bad is not True else (direct, through)}")
+                failures.append(f"{row['session']}: {what}: {detail}")
         if args.capture:
             os.makedirs(args.capture, exist_ok=True)
             streams = [resp["body"] for _, resp in exchanges(record_dir)
