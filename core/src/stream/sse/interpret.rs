@@ -154,6 +154,7 @@ impl Interpreter {
     }
 
     /// An interpreter that always copies the data.
+    #[cfg(feature = "std")]
     pub(crate) fn copying(max_size: usize) -> Interpreter {
         Interpreter { lend: false, ..Interpreter::new(max_size) }
     }
