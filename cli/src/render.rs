@@ -363,6 +363,7 @@ pub fn finding_line(exchange: u64, finding: &Finding) -> io::Result<Vec<u8>> {
 #[derive(Serialize)]
 struct NoteLine<'s> {
     exchange: u64,
+    http_method: &'s str,
     note: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     detail: Option<&'s str>,
@@ -371,8 +372,8 @@ struct NoteLine<'s> {
 /// `tap --http`'s log entry for what happened to an exchange outside the
 /// rules: `note` is a stable name (`upstream-unreachable`,
 /// `upstream-failed`, `client-gone`, `request-failed`), `detail` the error.
-pub fn note_line(exchange: u64, note: &'static str, detail: Option<&str>) -> io::Result<Vec<u8>> {
-    let mut out = serde_json::to_vec(&NoteLine { exchange, note, detail }).map_err(io::Error::other)?;
+pub fn note_line(exchange: u64, http_method: &str, note: &'static str, detail: Option<&str>) -> io::Result<Vec<u8>> {
+    let mut out = serde_json::to_vec(&NoteLine { exchange, http_method, note, detail }).map_err(io::Error::other)?;
     out.push(b'\n');
     Ok(out)
 }

@@ -304,7 +304,8 @@ fn tap_http_answers_502_and_logs_it_when_the_upstream_is_unreachable() {
     assert!(head.starts_with("HTTP/1.1 502"), "{head}");
     assert!(String::from_utf8_lossy(&body).contains(&format!("127.0.0.1:{port}")));
     let log = tap.log(2);
-    assert_eq!((&log[1]["exchange"], &log[1]["note"]), (&1.into(), &"upstream-unreachable".into()), "{log:?}");
+    let note = (&log[1]["exchange"], &log[1]["http_method"], &log[1]["note"]);
+    assert_eq!(note, (&1.into(), &"POST".into(), &"upstream-unreachable".into()), "{log:?}");
 }
 
 #[test]

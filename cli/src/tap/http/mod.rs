@@ -136,6 +136,7 @@ fn session_of(map: &HeaderMap) -> Option<Vec<u8>> {
 struct Waiting<'s> {
     state: &'s State,
     number: u64,
+    method: hyper::Method,
     armed: bool,
 }
 
@@ -143,7 +144,7 @@ impl Drop for Waiting<'_> {
     fn drop(&mut self) {
         if self.armed {
             let detail = Some("the client went away before the response");
-            self.state.write(crate::render::note_line(self.number, "client-gone", detail));
+            self.state.write(crate::render::note_line(self.number, self.method.as_str(), "client-gone", detail));
         }
     }
 }
@@ -151,7 +152,7 @@ impl Drop for Waiting<'_> {
 /// Relays one request and its response, judging both.
 async fn exchange(state: Arc<State>, request: Request<Incoming>) -> Result<Response<ProxyBody>, Infallible> {
     let number = state.exchanges.fetch_add(1, Ordering::Relaxed) + 1;
-    let mut waiting = Waiting { state: &state, number, armed: true };
+    let mut waiting = Waiting { state: &state, number, method: request.method().clone(), armed: true };
     let (mut parts, body) = request.into_parts();
     let session = session_of(&parts.headers);
     let conversation = state.conversation(session.as_deref());

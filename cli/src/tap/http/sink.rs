@@ -127,6 +127,6 @@ impl Sink {
 
     /// Logs what happened to the exchange outside the rules.
     pub fn note(&self, note: &'static str, detail: Option<&str>) {
-        self.state.write(render::note_line(self.number, note, detail));
+        self.state.write(render::note_line(self.number, &self.method, note, detail));
     }
 }
