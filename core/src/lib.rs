@@ -80,6 +80,7 @@ pub mod ids;
 mod limits;
 mod lookup;
 mod number;
+pub mod oversized;
 mod parser;
 mod repeats;
 mod revision;

@@ -41,7 +41,7 @@ fn at_end_or(bytes: &[u8], i: usize, reason: Reason) -> Fault {
 }
 
 /// Scans a `true`, `false` or `null` at `at`.
-fn scan_literal(bytes: &[u8], at: usize) -> Result<(NodeKind, usize), Fault> {
+pub(crate) fn scan_literal(bytes: &[u8], at: usize) -> Result<(NodeKind, usize), Fault> {
     let (word, kind): (&[u8], _) = match bytes.get(at) {
         Some(b't') => (b"true", NodeKind::True),
         Some(b'f') => (b"false", NodeKind::False),
@@ -176,7 +176,7 @@ fn scan_from<const BATCH: bool>(
 /// every fault [`scan`]'s own loop would give, at the same offset (a test
 /// holds the two loops to it). Returns the offset one past the container.
 /// Its open containers go on `stack` above [`scan`]'s own.
-fn skip_container(
+pub(crate) fn skip_container(
     bytes: &[u8],
     at: usize,
     level: usize,

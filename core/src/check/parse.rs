@@ -10,7 +10,7 @@ use crate::error::{Reason, Reply};
 use crate::limits::Limits;
 use crate::parser::Parser;
 use crate::revision::Revision;
-use crate::{check_json, write};
+use crate::{check_json, oversized, write};
 
 /// Self-consistency of the serde_json backend's verdicts: the same
 /// properties as [`parse_simd`].
@@ -51,6 +51,8 @@ fn parse_one<B: Backend>(input: &[u8], index: usize) {
     let mut parser = Parser::<B>::with_backend(revision).with_limits(limits);
     let outcome = parser.parse(input);
     consistent::<B>(input, revision, limits, &outcome);
+    // Any bytes at all, valid or not: the glimpse never panics.
+    let _ = oversized::glimpse(input, input);
 }
 
 fn consistent<B: Backend>(input: &[u8], revision: Revision, limits: Limits, outcome: &Outcome<'_>) {
@@ -80,6 +82,9 @@ fn consistent<B: Backend>(input: &[u8], revision: Revision, limits: Limits, outc
                     items.iter().filter_map(|i| i.as_ref().ok()).collect()
                 }
             };
+            if let Envelope::Single(m) = envelope {
+                glimpsed(input, m, &ctx);
+            }
             for m in messages {
                 if let Message::Error(response) = m {
                     classified(response.error.code, revision, &ctx);
@@ -92,6 +97,22 @@ fn consistent<B: Backend>(input: &[u8], revision: Revision, limits: Limits, outc
                     round_trip::<B>(m, revision, &ctx);
                 }
             }
+        }
+    }
+}
+
+/// What [`oversized::glimpse`] reads of a valid message's head and tail,
+/// whole or split anywhere, is what the parser read, where it reads anything.
+fn glimpsed(input: &[u8], m: &Message<'_>, ctx: &dyn Fn() -> alloc::string::String) {
+    let half = input.len() / 2;
+    let splits = [(input, input), (input.get(..half).unwrap_or_default(), input.get(half..).unwrap_or_default())];
+    for (head, tail) in splits {
+        let seen = oversized::glimpse(head, tail);
+        if let Some(kind) = seen.kind {
+            assert_eq!(kind, m.kind(), "glimpse read another kind: {}", ctx());
+        }
+        if let Some(id) = &seen.id {
+            assert_eq!(Some(id), m.id(), "glimpse read another id: {}", ctx());
         }
     }
 }
