@@ -6,16 +6,18 @@
 //! - `stray`: answers, then sends a result for id 999, which nobody asked for;
 //! - `flood`: sends 20 000 notifications, then answers;
 //! - `huge`: answers with a result of 3 MiB on one line;
-//! - `die`: writes half a message and exits with status 3.
+//! - `die`: writes half a message and exits with status 3;
+//! - any other method: no answer.
 //!
-//! With `--record FILE`, it also writes every byte it received to FILE.
-//! Ids are echoed as the text between `"id":` and the next `,`.
+//! With `--record FILE`, it also writes every byte it received to FILE;
+//! with `--pid FILE`, its process id. Ids are echoed as the text between
+//! `"id":` and the next `,` or `}`.
 
 use std::fs::File;
 use std::io::{self, BufRead, Write};
 
 fn id_of(line: &str) -> &str {
-    line.split_once("\"id\":").and_then(|(_, rest)| rest.split(',').next()).unwrap_or("null")
+    line.split_once("\"id\":").and_then(|(_, rest)| rest.split([',', '}']).next()).unwrap_or("null")
 }
 
 fn method_of(line: &str) -> &str {
@@ -28,6 +30,9 @@ fn main() -> io::Result<()> {
         Some(path) => Some(File::create(path)?),
         None => None,
     };
+    if let Some(path) = args.iter().skip_while(|a| *a != "--pid").nth(1) {
+        std::fs::write(path, std::process::id().to_string())?;
+    }
     let stdin = io::stdin();
     let mut out = io::stdout().lock();
     let mut line = String::new();

@@ -69,6 +69,10 @@ struct TapCliArgs {
     /// relayed unchanged.
     #[arg(long, requires = "http")]
     upstream: Option<String>,
+    /// After a signal to the tap (passed on to the stdio server), how many
+    /// seconds the server has to exit before it is killed.
+    #[arg(long, default_value_t = 5.0, value_parser = parse_seconds, conflicts_with = "http")]
+    kill_after: f64,
     /// The stdio server and its arguments, after `--`.
     #[arg(last = true, required_unless_present = "http", value_name = "SERVER COMMAND")]
     command: Vec<String>,
@@ -310,6 +314,13 @@ fn check(args: &CheckArgs) -> Tally {
     tally
 }
 
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() && (0.0..=86_400.0).contains(&seconds) => Ok(seconds),
+        _ => Err(format!("{text:?} is not a number of seconds from 0 to 86400")),
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let args = match cli.command {
@@ -337,6 +348,7 @@ fn main() -> ExitCode {
                 backend: args.backend,
                 limits,
                 log: args.log,
+                grace: std::time::Duration::from_secs_f64(args.kill_after),
                 command: args.command,
             });
         }

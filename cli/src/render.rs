@@ -122,6 +122,20 @@ struct Verdictline<'s> {
     /// to an id not in flight).
     #[serde(skip_serializing_if = "Option::is_none")]
     id_rule: Option<&'s [String]>,
+    /// In `tap`, for a line too large to hold: the kind and id its head
+    /// and tail showed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    glimpse: Option<&'s Glimpsed>,
+    /// In `tap`: why the line ended before its newline.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cut: Option<&'static str>,
+}
+
+/// What the head and tail of a line too large to hold showed.
+#[derive(Serialize, Debug, Default)]
+pub struct Glimpsed {
+    pub kind: Option<&'static str>,
+    pub id: Option<IdValue>,
 }
 
 impl<'s> Verdictline<'s> {
@@ -149,6 +163,8 @@ impl<'s> Verdictline<'s> {
             disagreement: None,
             backends: None,
             id_rule: None,
+            glimpse: None,
+            cut: None,
         };
         match summary {
             Summary::Valid { kind, id, method, .. } => {
@@ -378,6 +394,50 @@ pub fn note_line(exchange: u64, http_method: &str, note: &'static str, detail: O
     Ok(out)
 }
 
+#[derive(Serialize)]
+struct StdioNoteLine<'s> {
+    note: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    direction: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ids: Option<&'s [IdValue]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    signal: Option<&'s str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<&'s str>,
+}
+
+/// What the stdio tap notes outside the messages.
+pub enum StdioNote<'s> {
+    /// `direction` stopped relaying before its input ended.
+    RelayStopped { direction: &'static str, detail: &'s str },
+    /// The server's end: its exit code, or the signal that ended it.
+    ServerExited { code: Option<i32>, signal: Option<&'s str> },
+    /// The requests `direction` sent that were never answered, and why
+    /// the list may be too long.
+    NeverAnswered { direction: &'static str, ids: &'s [IdValue], detail: Option<&'s str> },
+}
+
+/// `tap`'s log entry for a [`StdioNote`]: `note` is its stable name
+/// (`relay-stopped`, `server-exited`, `never-answered`).
+pub fn stdio_note_line(note: &StdioNote<'_>) -> io::Result<Vec<u8>> {
+    let empty = StdioNoteLine { note: "", direction: None, ids: None, code: None, signal: None, detail: None };
+    let line = match *note {
+        StdioNote::RelayStopped { direction, detail } => {
+            StdioNoteLine { note: "relay-stopped", direction: Some(direction), detail: Some(detail), ..empty }
+        }
+        StdioNote::ServerExited { code, signal } => StdioNoteLine { note: "server-exited", code, signal, ..empty },
+        StdioNote::NeverAnswered { direction, ids, detail } => {
+            StdioNoteLine { note: "never-answered", direction: Some(direction), ids: Some(ids), detail, ..empty }
+        }
+    };
+    let mut out = serde_json::to_vec(&line).map_err(io::Error::other)?;
+    out.push(b'\n');
+    Ok(out)
+}
+
 /// `event message (id "7"): `, the head of an event's text line.
 fn event_text(event: &str, id: Option<&str>) -> String {
     match id {
@@ -386,13 +446,28 @@ fn event_text(event: &str, id: Option<&str>) -> String {
     }
 }
 
-/// `tap`'s log entry: `check --format json`'s fields (the line counted
-/// within its direction), `direction` first, and any id-rule findings.
-pub fn tap_line(direction: &'static str, line: u64, verdict: &Verdict<'_>, id_rule: &[String]) -> io::Result<Vec<u8>> {
+/// Where a stdio message was, and what the tap found of it beyond its
+/// verdict.
+pub struct TapPlace<'a> {
+    pub direction: &'static str,
+    /// The line, counted within its direction.
+    pub line: u64,
+    /// What the id rules found (a reused request id, a response to an id
+    /// not in flight).
+    pub id_rule: &'a [String],
+    pub glimpse: Option<&'a Glimpsed>,
+    pub cut: Option<&'static str>,
+}
+
+/// `tap`'s log entry: `check --format json`'s fields, `direction` first,
+/// then what [`TapPlace`] adds.
+pub fn tap_line(place: &TapPlace<'_>, verdict: &Verdict<'_>) -> io::Result<Vec<u8>> {
     let entry = Verdictline {
-        direction: Some(direction),
-        line: Some(line),
-        id_rule: (!id_rule.is_empty()).then_some(id_rule),
+        direction: Some(place.direction),
+        line: Some(place.line),
+        id_rule: (!place.id_rule.is_empty()).then_some(place.id_rule),
+        glimpse: place.glimpse,
+        cut: place.cut,
         ..entry(verdict)?
     };
     let mut out = serde_json::to_vec(&entry).map_err(io::Error::other)?;

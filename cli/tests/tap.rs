@@ -19,6 +19,12 @@ fn server() -> PathBuf {
     path
 }
 
+fn dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcp-envelope-tap-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 struct Tap {
     child: Child,
     stdin: Option<ChildStdin>,
@@ -28,15 +34,21 @@ struct Tap {
 
 impl Tap {
     fn start(name: &str, extra: &[&str]) -> Tap {
-        let dir = std::env::temp_dir().join(format!("mcp-envelope-tap-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = dir(name);
+        let record = dir.join("received");
+        let server = server();
+        Tap::start_with(name, extra, &[server.to_str().unwrap(), "--record", record.to_str().unwrap()])
+    }
+
+    /// The tap in front of `command`, a real process.
+    fn start_with(name: &str, extra: &[&str], command: &[&str]) -> Tap {
+        let dir = dir(name);
         let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-envelope"))
             .arg("tap")
             .args(["--log", dir.join("log.jsonl").to_str().unwrap()])
             .args(extra)
             .arg("--")
-            .arg(server())
-            .args(["--record", dir.join("received").to_str().unwrap()])
+            .args(command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -52,6 +64,23 @@ impl Tap {
         stdin.flush().unwrap();
     }
 
+    /// The log as it stands, once it has `lines` lines (or after 10 s).
+    fn log_after(&self, lines: usize) -> Vec<Value> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            let log = std::fs::read_to_string(self.dir.join("log.jsonl")).unwrap_or_default();
+            if log.lines().count() >= lines || std::time::Instant::now() > deadline {
+                return log.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+
+    fn signal(&self, signal: &str) {
+        let kill = Command::new("kill").args(["-s", signal, &self.child.id().to_string()]).status().unwrap();
+        assert!(kill.success());
+    }
+
     fn read_line(&mut self) -> String {
         let mut line = String::new();
         self.stdout.read_line(&mut line).unwrap();
@@ -62,6 +91,12 @@ impl Tap {
     /// exit code, the log, and what the server received.
     fn finish(mut self) -> (String, Option<i32>, Vec<Value>, Vec<u8>) {
         drop(self.stdin.take());
+        self.wait()
+    }
+
+    /// Reads what is left, and returns it with the exit code, the log, and
+    /// what the server received.
+    fn wait(mut self) -> (String, Option<i32>, Vec<Value>, Vec<u8>) {
         let mut rest = String::new();
         self.stdout.read_to_string(&mut rest).unwrap();
         let status = self.child.wait().unwrap();
@@ -72,8 +107,13 @@ impl Tap {
     }
 }
 
+/// The message lines `direction` sent (notes left out).
 fn entries<'v>(log: &'v [Value], direction: &str) -> Vec<&'v Value> {
-    log.iter().filter(|e| e["direction"] == direction).collect()
+    log.iter().filter(|e| e["direction"] == direction && e.get("note").is_none()).collect()
+}
+
+fn notes<'v>(log: &'v [Value], note: &str) -> Vec<&'v Value> {
+    log.iter().filter(|e| e["note"] == note).collect()
 }
 
 #[test]
@@ -168,4 +208,106 @@ fn tap_without_a_server_command_is_a_usage_error_and_an_unknown_one_says_so() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("starting /nonexistent/server"));
+}
+
+/// A request of about `size` bytes, its id written last as the Python SDK
+/// writes it (`method` and `params` first).
+fn big_request(id: &str, size: usize) -> String {
+    format!("{{\"method\":\"ping\",\"params\":{{\"t\":\"{}\"}},\"jsonrpc\":\"2.0\",\"id\":{id}}}\n", "a".repeat(size))
+}
+
+#[test]
+fn tap_reads_an_oversized_request_s_id_from_its_tail_and_takes_its_answer_for_no_stray() {
+    let mut tap = Tap::start("oversized-id", &["--max-size", "100000"]);
+    tap.send(&big_request("10", 900_000));
+    assert_eq!(tap.read_line(), "{\"jsonrpc\":\"2.0\",\"id\":10,\"result\":{}}\n");
+    let (_, status, log, _) = tap.finish();
+    assert_eq!(status, Some(0));
+    let client = entries(&log, "client");
+    assert_eq!((client[0]["reason"].as_str(), &client[0]["glimpse"]["id"]), (Some("too-large"), &10.into()));
+    assert_eq!(client[0]["glimpse"]["kind"], "request");
+    let server = entries(&log, "server");
+    assert!(server[0].get("id_rule").is_none(), "no false finding: {log:#?}");
+    assert!(notes(&log, "never-answered").is_empty(), "{log:#?}");
+}
+
+#[test]
+fn tap_takes_no_response_for_a_stray_when_the_oversized_line_showed_no_id() {
+    let mut tap = Tap::start("unattributed", &["--max-size", "100000"]);
+    // The id is neither in the head nor the last member: it cannot be read.
+    let line = format!(
+        "{{\"method\":\"ping\",\"params\":{{\"t\":\"{}\"}},\"id\":7,\"jsonrpc\":\"2.0\"}}\n",
+        "a".repeat(200_000)
+    );
+    tap.send(&line);
+    assert_eq!(tap.read_line(), "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n");
+    // The next stray answer is flagged again.
+    tap.send("{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"stray\"}\n");
+    tap.read_line();
+    tap.read_line();
+    let (_, _, log, _) = tap.finish();
+    let server = entries(&log, "server");
+    assert!(entries(&log, "client")[0]["glimpse"]["id"].is_null(), "{log:#?}");
+    assert!(server[0].get("id_rule").is_none(), "{log:#?}");
+    assert_eq!(server[2]["id_rule"][0], "response id 999 matches no request in flight");
+}
+
+#[test]
+fn tap_gives_an_oversized_response_a_null_reply_and_takes_it_as_the_answer() {
+    let mut tap = Tap::start("huge-answer", &["--max-size", "1048576"]);
+    tap.send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"huge\"}\n");
+    let (_, _, log, _) = tap.finish();
+    let answer = entries(&log, "server")[0];
+    assert_eq!((answer["reason"].as_str(), answer["reply"].is_null()), (Some("too-large"), true), "{answer}");
+    assert_eq!((&answer["glimpse"]["kind"], &answer["glimpse"]["id"]), (&"result".into(), &2.into()));
+    assert!(notes(&log, "never-answered").is_empty(), "{log:#?}");
+}
+
+#[test]
+fn tap_logs_a_request_the_server_stopped_reading_as_cut() {
+    // A real process that reads 100 000 bytes and exits, as the reference
+    // server does past 10 MiB.
+    let mut tap = Tap::start_with("cut", &[], &["sh", "-c", "head -c 100000 >/dev/null"]);
+    let stdin = tap.stdin.as_mut().unwrap();
+    let _ = stdin.write_all(big_request("3", 3 << 20).as_bytes());
+    let (_, status, log, _) = tap.finish();
+    assert_eq!(status, Some(0));
+    let client = entries(&log, "client");
+    assert_eq!(client.len(), 1, "{log:#?}");
+    assert!(client[0]["cut"].as_str().unwrap().starts_with("the server"), "{log:#?}");
+    assert_eq!(notes(&log, "server-exited")[0]["code"], 0);
+    // It never reached the server whole: nothing awaits an answer.
+    assert!(notes(&log, "never-answered").is_empty(), "{log:#?}");
+}
+
+#[test]
+fn tap_passes_sigterm_to_the_server_reaps_it_exits_with_its_status_and_lists_what_went_unanswered() {
+    let pid_file = dir("sigterm").join("pid");
+    let server = server();
+    let mut tap = Tap::start_with("sigterm", &[], &[server.to_str().unwrap(), "--pid", pid_file.to_str().unwrap()]);
+    tap.send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"never\"}\n");
+    tap.log_after(1);
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    tap.signal("TERM");
+    let (_, status, log, _) = tap.wait();
+    assert_eq!(status, Some(128 + 15), "the server's death by SIGTERM, as a shell reports it");
+    assert_eq!(notes(&log, "server-exited")[0]["signal"], "SIGTERM", "{log:#?}");
+    let unanswered = notes(&log, "never-answered");
+    assert_eq!((&unanswered[0]["direction"], &unanswered[0]["ids"]), (&"client".into(), &serde_json::json!([3])));
+    assert!(!std::path::Path::new(&format!("/proc/{pid}")).exists(), "the server was reaped");
+}
+
+#[test]
+fn tap_kills_a_server_that_ignores_the_signal_once_its_grace_is_over() {
+    let server = server();
+    let script = format!("trap '' TERM; exec {}", server.display());
+    let mut tap = Tap::start_with("grace", &["--kill-after", "0.3"], &["sh", "-c", &script]);
+    tap.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n");
+    tap.read_line();
+    let started = std::time::Instant::now();
+    tap.signal("TERM");
+    let (_, status, log, _) = tap.wait();
+    assert_eq!(status, Some(128 + 9), "{log:#?}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    assert_eq!(notes(&log, "server-exited")[0]["signal"], "SIGKILL");
 }

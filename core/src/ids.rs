@@ -142,6 +142,13 @@ impl InFlight {
         self.in_flight.contains(id)
     }
 
+    /// The ids of the requests awaiting a response: integers in order,
+    /// then strings in order.
+    pub fn pending(&self) -> impl Iterator<Item = Id<'_>> {
+        let integers = self.in_flight.integers.iter().map(|&n| Id::Int(n));
+        integers.chain(self.in_flight.strings.iter().map(|s| Id::from(s.as_str())))
+    }
+
     /// How many requests await a response.
     #[must_use]
     pub fn len(&self) -> usize {

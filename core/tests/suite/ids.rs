@@ -88,3 +88,14 @@ fn the_tracker_matches_a_list_model_on_a_long_random_conversation() {
         }
     }
 }
+
+#[test]
+fn the_requests_still_in_flight_are_listed_until_answered() {
+    let mut ids = InFlight::new(Revision::V2026_07_28);
+    for id in [Id::from("b"), Id::Int(7), Id::Int(3), Id::from("a")] {
+        ids.sent(&id).unwrap();
+    }
+    ids.received(&Id::Int(7)).unwrap();
+    let pending: Vec<Id<'_>> = ids.pending().collect();
+    assert_eq!(pending, [Id::Int(3), Id::from("a"), Id::from("b")]);
+}
