@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# Real Streamable HTTP sessions, directly and through `mcp-envelope tap
-# --http`: the official Python SDK's client (PyPI `mcp`) against the
-# TypeScript reference server (npm `@modelcontextprotocol/server-everything`,
-# its streamableHttp mode) and a Python SDK server under uvicorn (event
-# streams with CRLF, and JSON). Installs the peers at pinned versions into
-# target/peers/ (from the registries, once), then fails on any difference
-# between the two runs, any finding or invalid message in the tap's log, or
-# log lines that are not the messages an independent recorder counted.
+# Real sessions, directly and through the tap: the official Python SDK's
+# client (PyPI `mcp`) against the TypeScript reference server (npm
+# `@modelcontextprotocol/server-everything`) and a Python SDK server, over
+# Streamable HTTP through `tap --http` (the reference server's
+# streamableHttp mode; the Python server under uvicorn, event streams with
+# CRLF, and JSON) and over stdio through `tap`. Installs the peers at pinned
+# versions into target/peers/ (from the registries, once), then fails on
+# any difference between the two runs, any finding or invalid message in
+# the tap's log, a request left unanswered, or log lines that are not the
+# messages an independent recorder counted.
 #
-#   scripts/interop.sh [--out DIR] [--capture DIR]
+#   scripts/interop.sh [--out DIR] [--capture DIR] [--capture-stdio DIR]
+#
+# --capture keeps the event streams, --capture-stdio the stdio traffic.
 #
 # Says "not run" with the reason, and exits 0, only when node, npm or
 # python3 is missing.
@@ -20,10 +24,12 @@ UVICORN_VERSION=0.55.0
 H11_VERSION=0.16.0
 out=target/interop
 capture=
+capture_stdio=
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) [ $# -ge 2 ] || { echo "interop.sh: --out needs a folder" >&2; exit 2; }; out=$2; shift 2 ;;
     --capture) [ $# -ge 2 ] || { echo "interop.sh: --capture needs a folder" >&2; exit 2; }; capture=$2; shift 2 ;;
+    --capture-stdio) [ $# -ge 2 ] || { echo "interop.sh: --capture-stdio needs a folder" >&2; exit 2; }; capture_stdio=$2; shift 2 ;;
     *) echo "interop.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -53,4 +59,5 @@ target_dir=$(printf '%s' "$metadata" | python3 -c 'import json, sys; print(json.
 rm -rf "$out"
 args=(--bin "$target_dir/release/mcp-envelope" --everything "$everything" --out "$out")
 [ -n "$capture" ] && args+=(--capture "$capture")
+[ -n "$capture_stdio" ] && args+=(--capture-stdio "$capture_stdio")
 "$python" scripts/interop/interop.py "${args[@]}"

@@ -1,13 +1,14 @@
-"""Real sessions over Streamable HTTP, run directly and through
-`mcp-envelope tap --http`, between the official Python SDK's client and two
-real servers (the TypeScript reference server and a Python SDK server, in
-event-stream and JSON modes). Fails on any difference between the two
+"""Real sessions, run directly and through the tap, between the official
+Python SDK's client and two real servers (the TypeScript reference server
+and a Python SDK server): over Streamable HTTP through `mcp-envelope tap
+--http` (the servers in event-stream and JSON modes), and over stdio
+through `mcp-envelope tap`. Fails on any difference between the two
 runs, any finding or invalid message in the tap's log, or a log whose
 message lines are not the messages an independent recorder counted, per
 direction and HTTP method (the one shortfall allowed, and shown, is what a
 server wrote on a GET stream the client had closed: see compare()).
 
-Usage: interop.py --bin MCP_ENVELOPE --everything DIST_INDEX_JS --out DIR [--capture DIR]
+Usage: interop.py --bin MCP_ENVELOPE --everything DIST_INDEX_JS --out DIR [--capture DIR] [--capture-stdio DIR]
 (run with the Python that has `mcp` installed; scripts/interop.sh sets it all up)."""
 import argparse
 import json
@@ -195,12 +196,68 @@ def session(py, url, mode, tool, args):
     return run.stdout.strip()
 
 
+def stdio_counts(record_dir):
+    """Lines each way, as the stdio recorder's bytes say."""
+    def lines(name):
+        path = os.path.join(record_dir, name)
+        data = open(path, "rb").read() if os.path.exists(path) else b""
+        return sum(1 for line in data.split(b"\n") if line.strip())
+    return lines("c2s"), lines("s2c")
+
+
+def negotiated(record_dir):
+    """The protocolVersion of each initialize result the server sent."""
+    versions = set()
+    with open(os.path.join(record_dir, "s2c"), "rb") as f:
+        for line in f:
+            try:
+                result = json.loads(line).get("result")
+            except ValueError:
+                continue
+            if isinstance(result, dict) and isinstance(result.get("protocolVersion"), str):
+                versions.add(result["protocolVersion"])
+    return sorted(versions) or ["-"]
+
+
+def stdio_session(args, py, number, name, command, mode, tool, tool_args):
+    """One stdio session directly, then through `mcp-envelope tap` with the
+    recorder between the tap and the server: its row and its failures."""
+    direct = session(py, "stdio:" + json.dumps(command), mode, tool, tool_args)
+    record_dir = os.path.join(args.out, f"{number}-stdio-{name}-{mode}")
+    log = os.path.join(args.out, f"{number}-stdio-{name}-{mode}.jsonl")
+    tapped = [args.bin, "tap", "--backend", "both", "--log", log, "--",
+              py, os.path.join(HERE, "stdio_recorder.py"), record_dir, *command]
+    through = session(py, "stdio:" + json.dumps(tapped), mode, tool, tool_args)
+    entries = [json.loads(line) for line in open(log)]
+    messages = [e for e in entries if "kind" in e]
+    findings = [e for e in entries if "id_rule" in e]
+    invalid = [e for e in messages if "reason" in e or e.get("disagreement") or "cut" in e]
+    unanswered = [e for e in entries if e.get("note") == "never-answered"]
+    counted = stdio_counts(record_dir)
+    logged = (sum(e["direction"] == "client" for e in messages), sum(e["direction"] == "server" for e in messages))
+    row = {"session": f"stdio {name} {mode} {tool}", "versions": negotiated(record_dir), "counted": counted, "logged": logged,
+           "undelivered": 0, "findings": len(findings), "invalid": len(invalid), "same": direct == through}
+    failures = [f"{row['session']}: {what}: {detail}" for what, bad, detail in (
+        ("results differ", direct != through, (direct, through)), ("findings", findings, findings),
+        ("invalid messages", invalid, invalid), ("requests never answered", unanswered, unanswered),
+        ("log lines are not the messages counted", logged != counted, f"logged {logged}, counted {counted}; see {log}"),
+    ) if bad]
+    if args.capture_stdio:
+        os.makedirs(args.capture_stdio, exist_ok=True)
+        for side in ("c2s", "s2c"):
+            with open(os.path.join(record_dir, side), "rb") as f, \
+                    open(os.path.join(args.capture_stdio, f"{name}-{mode}.{side}.jsonl"), "wb") as g:
+                g.write(f.read())
+    return row, failures
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True)
     parser.add_argument("--everything", required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--capture")
+    parser.add_argument("--capture-stdio")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     py = sys.executable
@@ -267,7 +324,21 @@ def main():
             for i, body in enumerate(streams, 1):
                 with open(os.path.join(args.capture, f"{name}-{mode}-{i}.sse"), "wb") as f:
                     f.write(body)
-    print("| session | MCP-Protocol-Version sent | messages counted (client, server) | log lines | "
+    stdio_servers = {
+        "ts-everything": ["node", args.everything, "stdio"],
+        "py-sdk": [py, os.path.join(HERE, "py_server.py"), "stdio"],
+    }
+    stdio_sessions = [
+        ("ts-everything", "auto", "echo", '{"message": "hi"}'),
+        ("ts-everything", "legacy", "trigger-long-running-operation", '{"duration": 1, "steps": 3}'),
+        ("py-sdk", "auto", "echo", '{"text": "hi"}'),
+        ("py-sdk", "legacy", "echo", '{"text": "h\u00e9, \\"quoted\\"\\nline"}'),
+    ]
+    for number, (name, mode, tool, tool_args) in enumerate(stdio_sessions, len(sessions) + 1):
+        row, found = stdio_session(args, py, number, name, stdio_servers[name], mode, tool, tool_args)
+        rows.append(row)
+        failures.extend(found)
+    print("| session | MCP-Protocol-Version sent (stdio: negotiated) | messages counted (client, server) | log lines | "
           "written after the client left | findings | invalid | same result |")
     print("|---|---|---|---|---|---|---|---|")
     for r in rows:

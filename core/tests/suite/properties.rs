@@ -6,7 +6,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use mcp_envelope::check;
+use mcp_envelope::backend::{SerdeJson, SimdJson};
+use mcp_envelope::{Parser, Revision, check};
 
 use crate::support::{files, testdata};
 
@@ -151,4 +152,29 @@ fn the_event_stream_and_exchange_seeds_pass_their_checks() {
     for (name, input) in &exchanges {
         assert!(std::panic::catch_unwind(|| check::exchange(input)).is_ok(), "corpus/exchange {name}");
     }
+}
+
+#[test]
+fn the_captured_stdio_traffic_is_valid_to_every_backend() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/stdio");
+    let captured: Vec<_> = files(&corpus).into_iter().filter(|(n, _)| n.ends_with(".jsonl")).collect();
+    assert!(captured.len() >= 8, "corpus/stdio holds {} files", captured.len());
+    let mut messages = 0;
+    for (name, bytes) in &captured {
+        for line in bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+            for revision in [Revision::V2025_11_25, Revision::V2026_07_28] {
+                let serde = Parser::<SerdeJson>::with_backend(revision).parse(line).map(|e| e.kind());
+                let simd = Parser::<SimdJson>::with_backend(revision).parse(line).map(|e| e.kind());
+                assert!(serde.is_ok(), "corpus/stdio/{name} under {revision}: {serde:?}");
+                assert_eq!(serde, simd, "corpus/stdio/{name} under {revision}");
+            }
+            messages += 1;
+        }
+        // And through the stream target's check, under two configurations.
+        for config in [[7u8, 1], [63, 200]] {
+            let input = [&config[..], bytes].concat();
+            assert!(std::panic::catch_unwind(|| check::stream(&input)).is_ok(), "corpus/stdio {name} {config:?}");
+        }
+    }
+    assert!(messages >= 30, "{messages} messages");
 }
