@@ -17,6 +17,7 @@
 pub mod adversarial;
 pub mod realistic;
 mod rng;
+pub mod runner;
 pub mod scaling;
 pub mod streams;
 pub mod text;
