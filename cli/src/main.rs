@@ -48,7 +48,7 @@ struct TapCliArgs {
     #[arg(long, default_value = "2026-07-28", value_parser = parse_revision)]
     revision: Revision,
     /// JSON backend, as for `check`.
-    #[arg(long, value_enum, default_value = "serde")]
+    #[arg(long, value_enum, default_value = "reference")]
     backend: BackendChoice,
     /// Where to write the log; standard error when absent.
     #[arg(long)]
@@ -84,10 +84,10 @@ struct CheckArgs {
     /// 2026-07-28, or jsonrpc (plain JSON-RPC 2.0).
     #[arg(long, default_value = "2026-07-28", value_parser = parse_revision)]
     revision: Revision,
-    /// JSON backend: `serde`, `simd`, or `reference` (the crate's own
-    /// scanner, the fastest of the three in the project's benchmarks);
-    /// `both` runs serde and simd and reports any disagreement.
-    #[arg(long, value_enum, default_value = "serde")]
+    /// JSON backend: `reference` (the crate's own scanner, the fastest of
+    /// the three in the project's benchmarks), `serde` or `simd`; `both`
+    /// runs serde and simd and reports any disagreement.
+    #[arg(long, value_enum, default_value = "reference")]
     backend: BackendChoice,
     /// `lines`: one message per line (MCP stdio); `sse`: an event stream
     /// (Streamable HTTP), one message per `message` event; `whole`: each

@@ -156,3 +156,11 @@ fn too_large_is_the_error_the_parser_gives_for_input_over_the_limit() {
     let frame = mcp_envelope::stream::Frame::Oversized { line: 1, offset: 0, len: 40 };
     assert_eq!(frame.error(16), Some(Error::too_large(16)));
 }
+
+#[test]
+fn the_default_backend_is_the_core_s_own_scanner() {
+    // Fails to compile if `Parser::new` ever picks another backend.
+    let parser: mcp_envelope::Parser<mcp_envelope::backend::Reference> =
+        mcp_envelope::Parser::new(Revision::V2026_07_28);
+    drop(parser);
+}
