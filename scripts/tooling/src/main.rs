@@ -191,7 +191,15 @@ fn throughput_chart(results: &Results) -> String {
         if m.commit.is_empty() { "?" } else { &m.commit },
         floors.join(", ")
     );
-    svg::bars("Throughput per backend and peer (MB/s, higher is better)", &subtitle, &categories, &series, "MB/s")
+    let ours = |name: &str| name.starts_with("mcp-envelope");
+    svg::bars(
+        "Throughput per backend and peer (MB/s, higher is better)",
+        &subtitle,
+        &categories,
+        &series,
+        "MB/s",
+        &ours,
+    )
 }
 
 /// The target directory named in `cargo metadata`'s output.

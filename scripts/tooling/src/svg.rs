@@ -37,46 +37,76 @@ fn open(width: f64, height: f64, font_size: u32, title: &str) -> String {
 /// A series: its name and a value per category.
 pub type Series = (String, Vec<Option<f64>>);
 
+/// Our backends' colours: blues, each its own.
+const OURS: [&str; 3] = ["#0b3d6b", "#1b6ca8", "#5aa9e6"];
+/// The peers' colours: none of them blue, each its own.
+const PEERS: [&str; 9] =
+    ["#e07a5f", "#d4a017", "#81b29a", "#9d8189", "#3d405b", "#a0522d", "#8f5e99", "#5c946e", "#999999"];
+
+/// A colour for each series: ours (per `is_ours`) from [`OURS`], the peers
+/// from [`PEERS`], in order, so no two series share one while there are
+/// colours enough.
+fn bar_colors(series: &[Series], is_ours: &dyn Fn(&str) -> bool) -> Vec<&'static str> {
+    let (mut ours, mut peers) = (0, 0);
+    series
+        .iter()
+        .map(|(name, _)| {
+            let (palette, next): (&[&'static str], &mut usize) =
+                if is_ours(name) { (&OURS, &mut ours) } else { (&PEERS, &mut peers) };
+            let color = palette.get(*next % palette.len()).copied().unwrap_or("#000000");
+            *next += 1;
+            color
+        })
+        .collect()
+}
+
 /// Grouped horizontal bars: one block per category, one bar per series,
-/// each labelled with its value and `unit`.
-pub fn bars(title: &str, subtitle: &str, categories: &[&str], series: &[Series], unit: &str) -> String {
-    let (width, left, bar, gap) = (920.0, 220.0, 14.0, 18.0);
-    let legend_rows = series.len().div_ceil(3) as f64;
-    let height = 88.0 + categories.len() as f64 * (series.len() as f64 * bar + gap) + 20.0 * legend_rows;
+/// each named at its left (ours in bold, in blues; the peers in other
+/// colours) and labelled with its value and `unit` at its right.
+pub fn bars(
+    title: &str,
+    subtitle: &str,
+    categories: &[&str],
+    series: &[Series],
+    unit: &str,
+    is_ours: &dyn Fn(&str) -> bool,
+) -> String {
+    let (width, left, bar, heading) = (960.0, 250.0, 16.0, 22.0);
+    let present = |c: usize| series.iter().filter(move |(_, v)| v.get(c).copied().flatten().is_some_and(|v| v > 0.0));
+    let rows: usize = (0..categories.len()).map(|c| present(c).count()).sum();
+    let height = 70.0 + categories.len() as f64 * (heading + 8.0) + rows as f64 * bar;
     let top = series.iter().flat_map(|(_, v)| v.iter().flatten()).copied().fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+    let colors = bar_colors(series, is_ours);
     let mut out = open(width, height, 12, title);
-    let _ = writeln!(out, r##"<text x="10" y="40" fill="#555555">{}</text>"##, escape(subtitle));
+    let _ =
+        writeln!(out, r##"<text x="10" y="40" fill="#555555">{} (ours in blue, in bold)</text>"##, escape(subtitle));
     let mut y = 62.0;
-    for (i, (name, _)) in series.iter().enumerate() {
-        let (lx, ly) = (10.0 + (i % 3) as f64 * 300.0, y + (i / 3) as f64 * 18.0);
-        let _ = writeln!(out, r#"<rect x="{lx}" y="{}" width="12" height="12" fill="{}"/>"#, ly - 10.0, color(i));
-        let _ = writeln!(out, r#"<text x="{}" y="{ly}">{}</text>"#, lx + 16.0, escape(name));
-    }
-    y += 18.0 * legend_rows + 8.0;
-    let span = width - left - 120.0;
+    let span = width - left - 130.0;
     for (c, category) in categories.iter().enumerate() {
-        let label_y = y + series.len() as f64 * bar / 2.0 + 4.0;
-        let _ = writeln!(out, r#"<text x="10" y="{label_y}" font-weight="bold">{}</text>"#, escape(category));
-        for (i, (_, values)) in series.iter().enumerate() {
-            if let Some(v) = values.get(c).copied().flatten().filter(|v| *v > 0.0) {
-                let w = (span * v / top).max(1.0);
-                let _ = writeln!(
-                    out,
-                    r#"<rect x="{left}" y="{y}" width="{w:.1}" height="{}" fill="{}"/>"#,
-                    bar - 2.0,
-                    color(i)
-                );
-                let _ = writeln!(
-                    out,
-                    r#"<text x="{:.1}" y="{}">{} {unit}</text>"#,
-                    left + w + 4.0,
-                    y + bar - 4.0,
-                    crate::format::grouped(v)
-                );
-            }
+        let _ = writeln!(out, r#"<text x="10" y="{}" font-weight="bold">{}</text>"#, y + 14.0, escape(category));
+        y += heading;
+        for (i, (name, values)) in series.iter().enumerate() {
+            let Some(v) = values.get(c).copied().flatten().filter(|v| *v > 0.0) else { continue };
+            let color = colors.get(i).copied().unwrap_or("#000000");
+            let weight = if is_ours(name) { r#" font-weight="bold""# } else { "" };
+            let text_y = y + bar - 5.0;
+            let _ = writeln!(
+                out,
+                r#"<text x="{}" y="{text_y}" text-anchor="end"{weight}>{}</text>"#,
+                left - 6.0,
+                escape(name)
+            );
+            let w = (span * v / top).max(1.0);
+            let _ = writeln!(out, r#"<rect x="{left}" y="{y}" width="{w:.1}" height="{}" fill="{color}"/>"#, bar - 3.0);
+            let _ = writeln!(
+                out,
+                r#"<text x="{:.1}" y="{text_y}">{} {unit}</text>"#,
+                left + w + 4.0,
+                crate::format::grouped(v)
+            );
             y += bar;
         }
-        y += gap;
+        y += 8.0;
     }
     out.push_str("</svg>\n");
     out
@@ -140,16 +170,38 @@ pub fn lines(title: &str, commits: &[String], series: &[Series]) -> String {
 mod tests {
     use super::*;
 
+    fn ours(name: &str) -> bool {
+        name.starts_with("ours")
+    }
+
     #[test]
     fn bars_scale_to_the_largest_value_and_label_each_bar() {
         let series =
             vec![("ours".to_owned(), vec![Some(100.0), Some(50.0)]), ("peer <x>".to_owned(), vec![Some(25.0), None])];
-        let svg = bars("T", "S", &["small", "medium"], &series, "MB/s");
+        let svg = bars("T", "S", &["small", "medium"], &series, "MB/s", &ours);
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-        assert_eq!(svg.matches("<rect x=\"220\"").count(), 3, "one bar per value present");
+        assert_eq!(svg.matches("<rect x=\"250\"").count(), 3, "one bar per value present");
         assert!(svg.contains(r#"width="580.0""#), "the largest value spans the plot: {svg}");
         assert!(svg.contains(r#"width="145.0""#), "a quarter of it, a quarter of the span");
         assert!(svg.contains("100 MB/s") && svg.contains("peer &lt;x&gt;"));
+    }
+
+    #[test]
+    fn every_bar_is_named_and_eleven_contenders_get_eleven_colours_ours_blue() {
+        let names = ["ours-reference", "ours-simd", "ours-serde", "a", "b", "c", "d", "e", "f", "g", "h"];
+        let series: Vec<Series> = names.iter().map(|n| ((*n).to_owned(), vec![Some(1.0), Some(2.0)])).collect();
+        let svg = bars("T", "S", &["small", "medium"], &series, "MB/s", &ours);
+        let colors = bar_colors(&series, &ours);
+        let distinct: std::collections::BTreeSet<_> = colors.iter().collect();
+        assert_eq!(distinct.len(), names.len(), "{colors:?}");
+        for (name, color) in names.iter().zip(&colors) {
+            assert_eq!(OURS.contains(color), ours(name), "{name} is {color}");
+            // Named beside each of its bars, in bold when it is ours.
+            let weight = if ours(name) { r#" font-weight="bold""# } else { "" };
+            let label = format!(r#"text-anchor="end"{weight}>{name}</text>"#);
+            assert_eq!(svg.matches(&label).count(), 2, "{name}: {svg}");
+            assert_eq!(svg.matches(&format!(r#"fill="{color}""#)).count(), 2, "{name}'s two bars");
+        }
     }
 
     #[test]
