@@ -293,28 +293,3 @@ fn sse_framing_names_the_fault_by_its_byte_in_the_event_s_data() {
     );
     assert!(text.contains("  | \"result\":[]}\n  |          ^\n"), "{text}");
 }
-
-#[test]
-fn the_readme_s_check_framing_sse_output_is_what_the_command_prints() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let command =
-        "$ mcp-envelope check --framing sse --revision 2025-11-25 corpus/sse/captured/ts-everything-initialize.sse\n";
-    let quoted = readme.split_once(command).expect("the README quotes the command").1;
-    let quoted = quoted.split_once("```").unwrap().0;
-    let out = bin()
-        .current_dir(&root)
-        .args([
-            "check",
-            "--framing",
-            "sse",
-            "--revision",
-            "2025-11-25",
-            "corpus/sse/captured/ts-everything-initialize.sse",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let printed = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert_eq!(printed, quoted);
-}
