@@ -3,7 +3,7 @@
 # mcp-envelope honest, ending in one Markdown report.
 #
 #   scripts/workbench.sh [--fuzz-time SECONDS] [--no-fuzz] [--no-bench] [--out DIR]
-#                        [--baseline NAME] [--save-baseline NAME]
+#                        [--baseline NAME] [--save-baseline NAME] [--mutants diff|K/N|all]
 #
 # 1. agreement: both backends on every test and corpus file, every revision
 #    and framing; any disagreement fails the run;
@@ -15,7 +15,10 @@
 #    at or before the merge base of HEAD with main (on main: before HEAD). A run becomes a baseline only
 #    when asked (--save-baseline NAME), or on the main branch when nothing
 #    failed or regressed (named after its commit); every run still goes
-#    into the history chart.
+#    into the history chart;
+# 5. mutation testing (scripts/mutants.sh), only when asked, as it takes
+#    hours whole: --mutants diff (the lines changed since the merge base
+#    with main), K/N (one shard of all), or all; the score per core file.
 # The report is DIR/report.md (default bench-results/workbench-<time>/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +30,7 @@ source scripts/lib/tool.sh
 fuzz_time=30
 baseline=""
 save_as=""
+mutants=""
 fuzz=1
 bench=1
 out="bench-results/workbench-$(date -u +%Y%m%dT%H%M%SZ)"
@@ -38,6 +42,10 @@ while [ $# -gt 0 ]; do
     --out) option_value workbench.sh "$1" "${2:-}"; out="$2"; shift 2 ;;
     --baseline) option_value workbench.sh "$1" "${2:-}"; baseline="$2"; shift 2 ;;
     --save-baseline) option_value workbench.sh "$1" "${2:-}"; save_as="$2"; shift 2 ;;
+    --mutants)
+      option_value workbench.sh "$1" "${2:-}"
+      [[ $2 =~ ^(diff|all|[0-9]+/[1-9][0-9]*)$ ]] || { echo "workbench.sh: --mutants takes diff, K/N or all, not '$2'" >&2; exit 2; }
+      mutants="$2"; shift 2 ;;
     -h|--help) script_help "$0"; exit 0 ;;
     *) echo "workbench: unknown option $1" >&2; exit 2 ;;
   esac
@@ -158,6 +166,31 @@ if [ "$bench" = 1 ]; then
   fi
   tool history-append "$out/bench/results.json" --history bench-results/history.jsonl --commit "$commit"
   tool history-chart --history bench-results/history.jsonl --out bench-results/history.svg
+fi
+
+{
+  echo
+  echo "## 5. Mutation testing"
+  echo
+} >> "$report"
+if [ -z "$mutants" ]; then
+  echo "Not run: it takes hours whole; \`--mutants diff\`, \`--mutants K/N\` or \`--mutants all\` (the nightly mutants workflow runs every shard)." >> "$report"
+else
+  step "mutation testing ($mutants)"
+  mutant_args=(--out "$out/mutants")
+  case $mutants in
+    diff) mutant_args+=(--in-diff "$(git merge-base HEAD main 2>/dev/null || git rev-parse HEAD~1)") ;;
+    all) ;;
+    *) mutant_args+=(--shard "$mutants") ;;
+  esac
+  echo "\`scripts/mutants.sh ${mutant_args[*]}\`; a mutant counts as caught when \`cargo test -p mcp-envelope\` fails or times out." >> "$report"
+  echo >> "$report"
+  if scripts/mutants.sh "${mutant_args[@]}" > "$out/mutants.log" 2>&1; then :; else status=1; fi
+  if [ -f "$out/mutants/score.md" ]; then
+    cat "$out/mutants/score.md" >> "$report"
+  else
+    tail -5 "$out/mutants.log" >> "$report"
+  fi
 fi
 
 cat "$report"

@@ -22,14 +22,18 @@ expect_usage_error bench.sh --rounds 0
 expect_usage_error bench.sh --out
 expect_usage_error workbench.sh --fuzz-time
 expect_usage_error workbench.sh --baseline
+expect_usage_error workbench.sh --mutants some
 expect_usage_error bench-compare.sh HEAD --rounds
 expect_usage_error bench-compare.sh HEAD --rounds 1.5
 expect_usage_error bench-compare.sh HEAD --threshold
+expect_usage_error mutants.sh --shard
+expect_usage_error mutants.sh --shard 1-4
+expect_usage_error mutants.sh --jobs x
 # Instruction counts only (--rounds 0) is a comparison; with them off too,
 # nothing would be measured.
 expect_usage_error bench-compare.sh HEAD --rounds 0 --no-instructions
 # --help prints the script's opening comment and nothing of its code.
-for script in bench-compare.sh bench.sh fuzz-coverage.sh fuzz.sh workbench.sh; do
+for script in bench-compare.sh bench.sh fuzz-coverage.sh fuzz.sh mutants.sh workbench.sh; do
   help=$("scripts/$script" --help) || { echo "$script --help: exit status $?" >&2; exit 1; }
   if [ "$(wc -l <<< "$help")" -lt 3 ] || grep -qE '^(set -|cd |source |#)' <<< "$help"; then
     echo "$script --help: not just its opening comment:" >&2

@@ -108,6 +108,8 @@ fn read_members<'a>(bytes: &'a [u8], mut i: usize, seen: &mut Seen<'a>) {
 }
 
 /// The id written at `value..end`: a string without escapes, or an integer.
+/// Anything else (an object, `null`, digits that are not a JSON number)
+/// is no id this can read.
 fn id_at(bytes: &[u8], value: usize, end: usize) -> Option<Id<'_>> {
     let text = core::str::from_utf8(bytes.get(value..end)?).ok()?;
     match text.strip_prefix('"') {
@@ -115,7 +117,9 @@ fn id_at(bytes: &[u8], value: usize, end: usize) -> Option<Id<'_>> {
             let inner = quoted.strip_suffix('"')?;
             (!inner.contains('\\')).then_some(Id::from(inner))
         }
-        None => number::integer(text).map(Id::Int),
+        // `number::integer` reads only what `number::scan` accepts.
+        None if number::scan(bytes, value) == Ok(end) => number::integer(text).map(Id::Int),
+        None => None,
     }
 }
 
@@ -207,5 +211,10 @@ mod tests {
         assert_eq!(glimpse(b"", br#"x\"id\":5}"#).id, None);
         assert_eq!(glimpse(b"not json", b"").kind, None);
         assert_eq!(glimpse(b"  [{\"id\":1", b"").kind, Some(Kind::Batch));
+        // Ids that are no number or string (found by the parse_serde target).
+        assert_eq!(glimpse(b"{\"id\":{ }\n", b"").id, None);
+        assert_eq!(glimpse(b"{\"id\":null,", b"").id, None);
+        assert_eq!(glimpse(b"", b"{\"a\":1,\"id\":--05}").id, None);
+        assert_eq!(glimpse(b"", b"{\"a\":1,\"id\":-}").id, None);
     }
 }

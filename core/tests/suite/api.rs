@@ -164,3 +164,13 @@ fn the_default_backend_is_the_core_s_own_scanner() {
         mcp_envelope::Parser::new(Revision::V2026_07_28);
     drop(parser);
 }
+
+#[test]
+fn a_size_limit_above_the_ceiling_is_brought_down_to_it_and_others_are_kept() {
+    use mcp_envelope::Limits;
+    let ceiling = Limits::MAX_SIZE_CEILING;
+    assert_eq!(Limits::new().with_max_size(ceiling + 1).max_size, ceiling);
+    assert_eq!(Limits::new().with_max_size(usize::MAX).max_size, ceiling);
+    assert_eq!(Limits::new().with_max_size(ceiling).max_size, ceiling);
+    assert_eq!(Limits::new().with_max_size(10).max_size, 10);
+}

@@ -11,6 +11,7 @@ mod collect;
 mod compare;
 mod format;
 mod history;
+mod mutants;
 mod prerequisites;
 mod results;
 mod svg;
@@ -118,6 +119,15 @@ enum Command {
     },
     /// One line on the machine: cpu, cores.
     Machine,
+    /// cargo-mutants' outcomes as the score per file, Markdown; exits 1 on
+    /// a missed mutant the reviewed file does not accept.
+    Mutants {
+        /// `mutants.out/outcomes.json`.
+        outcomes: PathBuf,
+        /// The reviewed file of accepted mutants.
+        #[arg(long)]
+        accepted: PathBuf,
+    },
     /// The executable cargo built for target NAME, from its JSON messages
     /// (`cargo build --message-format=json` written to FILE).
     CargoExecutable { messages: PathBuf, name: String },
@@ -302,6 +312,15 @@ fn run(command: Command) -> Result<u8, String> {
             let dir = packed_crate(&read_metadata(&metadata)?, &name)
                 .ok_or_else(|| format!("{}: no package named {name}", metadata.display()))?;
             println!("{dir}");
+        }
+        Command::Mutants { outcomes, accepted } => {
+            let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
+            let (files, missed) = mutants::read(&read(&outcomes)?)?;
+            let accepted = mutants::accepted(&read(&accepted)?)?;
+            println!("{}", mutants::render(&files, &missed, &accepted));
+            if missed.iter().any(|m| !accepted.contains_key(m)) {
+                return Ok(1);
+            }
         }
         Command::Machine => {
             let meta = collect::meta(String::new(), now());

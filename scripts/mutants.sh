@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Mutation testing of the core (cargo-mutants): each mutant of core/src
+# (the fuzzing properties in core/src/check/ aside, .cargo/mutants.toml) is
+# built and run against `cargo test -p mcp-envelope`; prints the score per
+# file and fails on a missed mutant not accepted, with its reason, in the
+# reviewed file mutants/accepted.txt.
+#
+#   scripts/mutants.sh [--in-diff BASE] [--shard K/N] [--file PATH]... [--jobs N] [--out DIR]
+#
+# --in-diff BASE   only the mutants of the lines changed since BASE (a pull request)
+# --shard K/N      only shard K of N (the nightly job runs them all in parallel)
+# --file PATH      only the mutants of PATH (repeatable)
+# --jobs N         mutants built and tested at once (default 1)
+# --out DIR        where cargo-mutants writes mutants.out (default target/mutants)
+#
+# Installs cargo-mutants (the version below) when it is missing. A full run
+# of core/src is about 1,800 mutants: hours on two cores, hence the shards.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib/options.sh
+source scripts/lib/options.sh
+# shellcheck source=scripts/lib/tool.sh
+source scripts/lib/tool.sh
+MUTANTS_VERSION=27.1.0
+
+args=()
+out=target/mutants
+diff_base=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --in-diff) option_value mutants.sh "$1" "${2:-}"; diff_base=$2; shift 2 ;;
+    --shard)
+      option_value mutants.sh "$1" "${2:-}"
+      [[ $2 =~ ^[0-9]+/[1-9][0-9]*$ ]] || { echo "mutants.sh: --shard takes K/N, not '$2'" >&2; exit 2; }
+      args+=(--shard "$2"); shift 2 ;;
+    --file) option_value mutants.sh "$1" "${2:-}"; args+=(--file "$2"); shift 2 ;;
+    --jobs) option_value mutants.sh "$1" "${2:-}" whole; args+=(--jobs "$2"); shift 2 ;;
+    --out) option_value mutants.sh "$1" "${2:-}"; out=$2; shift 2 ;;
+    -h|--help) script_help "$0"; exit 0 ;;
+    *) echo "mutants.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+
+if [ "$(cargo mutants --version 2>/dev/null | awk '{print $2}')" != "$MUTANTS_VERSION" ]; then
+  echo "mutants.sh: installing cargo-mutants $MUTANTS_VERSION"
+  cargo install cargo-mutants --version "$MUTANTS_VERSION" --locked
+fi
+mkdir -p "$out"
+if [ -n "$diff_base" ]; then
+  git diff "$diff_base" -- core/src > "$out/changes.diff"
+  if [ ! -s "$out/changes.diff" ]; then
+    echo "mutants.sh: no change to core/src since $diff_base: nothing to mutate"
+    exit 0
+  fi
+  args+=(--in-diff "$out/changes.diff")
+fi
+status=0
+cargo mutants --package mcp-envelope --test-package mcp-envelope --output "$out" "${args[@]}" || status=$?
+# 0: all caught; 2: some missed (judged against the reviewed file below);
+# 3: timeouts (caught); anything else is the run failing.
+case $status in
+  0|2|3) ;;
+  *) echo "mutants.sh: cargo mutants failed with status $status" >&2; exit "$status" ;;
+esac
+tool mutants "$out/mutants.out/outcomes.json" --accepted mutants/accepted.txt | tee "$out/score.md"
