@@ -99,3 +99,13 @@ fn the_requests_still_in_flight_are_listed_until_answered() {
     let pending: Vec<Id<'_>> = ids.pending().collect();
     assert_eq!(pending, [Id::Int(3), Id::from("a"), Id::from("b")]);
 }
+
+#[test]
+fn a_request_is_in_flight_only_between_its_sending_and_its_answer() {
+    let mut ids = InFlight::new(Revision::V2026_07_28);
+    assert!(!ids.is_in_flight(&Id::Int(1)) && ids.is_empty());
+    ids.sent(&Id::Int(1)).unwrap();
+    assert!(ids.is_in_flight(&Id::Int(1)) && !ids.is_in_flight(&Id::Int(2)) && !ids.is_empty());
+    ids.received(&Id::Int(1)).unwrap();
+    assert!(!ids.is_in_flight(&Id::Int(1)) && ids.is_empty());
+}
