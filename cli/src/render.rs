@@ -394,46 +394,34 @@ pub fn note_line(exchange: u64, http_method: &str, note: &'static str, detail: O
     Ok(out)
 }
 
+/// What the stdio tap notes outside the messages; serialized with its
+/// stable name as `note` (`relay-stopped`, `server-exited`,
+/// `never-answered`) and then its fields.
 #[derive(Serialize)]
-struct StdioNoteLine<'s> {
-    note: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    direction: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    ids: Option<&'s [IdValue]>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    code: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    signal: Option<&'s str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    detail: Option<&'s str>,
-}
-
-/// What the stdio tap notes outside the messages.
+#[serde(tag = "note", rename_all = "kebab-case")]
 pub enum StdioNote<'s> {
     /// `direction` stopped relaying before its input ended.
     RelayStopped { direction: &'static str, detail: &'s str },
     /// The server's end: its exit code, or the signal that ended it.
-    ServerExited { code: Option<i32>, signal: Option<&'s str> },
+    ServerExited {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        code: Option<i32>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        signal: Option<&'s str>,
+    },
     /// The requests `direction` sent that were never answered, and why
     /// the list may be too long.
-    NeverAnswered { direction: &'static str, ids: &'s [IdValue], detail: Option<&'s str> },
+    NeverAnswered {
+        direction: &'static str,
+        ids: &'s [IdValue],
+        #[serde(skip_serializing_if = "Option::is_none")]
+        detail: Option<&'s str>,
+    },
 }
 
-/// `tap`'s log entry for a [`StdioNote`]: `note` is its stable name
-/// (`relay-stopped`, `server-exited`, `never-answered`).
+/// `tap`'s log entry for a [`StdioNote`].
 pub fn stdio_note_line(note: &StdioNote<'_>) -> io::Result<Vec<u8>> {
-    let empty = StdioNoteLine { note: "", direction: None, ids: None, code: None, signal: None, detail: None };
-    let line = match *note {
-        StdioNote::RelayStopped { direction, detail } => {
-            StdioNoteLine { note: "relay-stopped", direction: Some(direction), detail: Some(detail), ..empty }
-        }
-        StdioNote::ServerExited { code, signal } => StdioNoteLine { note: "server-exited", code, signal, ..empty },
-        StdioNote::NeverAnswered { direction, ids, detail } => {
-            StdioNoteLine { note: "never-answered", direction: Some(direction), ids: Some(ids), detail, ..empty }
-        }
-    };
-    let mut out = serde_json::to_vec(&line).map_err(io::Error::other)?;
+    let mut out = serde_json::to_vec(note).map_err(io::Error::other)?;
     out.push(b'\n');
     Ok(out)
 }

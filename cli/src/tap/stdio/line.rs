@@ -10,7 +10,7 @@ const HEAD: usize = 4096;
 const TAIL: usize = 256;
 
 /// The first [`HEAD`] and last [`TAIL`] bytes of the line so far.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Glance {
     head: Vec<u8>,
     tail: Vec<u8>,
@@ -35,6 +35,13 @@ impl Glance {
     pub fn clear(&mut self) {
         self.head.clear();
         self.tail.clear();
+    }
+
+    /// This glance with `piece`, the rest of the line, taken too.
+    pub fn with(&self, piece: &[u8]) -> Glance {
+        let mut whole = self.clone();
+        whole.take(piece);
+        whole
     }
 
     pub fn glimpse(&self) -> Glimpse<'_> {

@@ -93,11 +93,12 @@ struct Checker {
 }
 
 impl Checker {
-    /// Logs `frame`; `glance` holds its head and tail, `cut` says why it
-    /// ended without its newline. A line too large to hold, or cut, shows
+    /// Logs `frame`; `glance` holds what of its line came in earlier
+    /// chunks and `piece` the rest, `cut` says why it ended without its
+    /// newline. A line too large to hold, or cut, shows
     /// what its head and tail say of it; a cut one never reached its peer
     /// whole, so the id rules do not follow it.
-    fn frame(&mut self, frame: Frame<'_>, glance: &Glance, cut: Option<&'static str>) {
+    fn frame(&mut self, frame: Frame<'_>, glance: &Glance, piece: &[u8], cut: Option<&'static str>) {
         let (line, verdicts) = match frame {
             Frame::Message { line, bytes, .. } => (line, self.parsers.verdicts(bytes)),
             Frame::Oversized { line, .. } => {
@@ -106,7 +107,9 @@ impl Checker {
             }
         };
         let oversized = matches!(frame, Frame::Oversized { .. });
-        let seen = (oversized || cut.is_some()).then(|| glance.glimpse());
+        // Only such a line needs its head and tail, so only it pays for them.
+        let whole = (oversized || cut.is_some()).then(|| glance.with(piece));
+        let seen = whole.as_ref().map(Glance::glimpse);
         let mut verdicts = verdicts;
         if oversized && seen.as_ref().is_some_and(|seen| matches!(seen.kind, Some(Kind::Result | Kind::Error))) {
             // A response is never answered, however large.
@@ -171,17 +174,19 @@ impl<W: Write> Relay<W> {
             return false;
         }
         let Relay { framing, glance, checker, .. } = self;
-        // Line by line, so that each line's glance is whole when it is judged.
+        // Line by line, so that a line judged here is its glance (what came
+        // in earlier chunks) and its piece of this chunk; only the piece a
+        // chunk ends with is kept.
         let mut rest = bytes;
         while let Some(newline) = memchr::memchr(b'\n', rest) {
             let (line, after) = rest.split_at(newline + 1);
-            glance.take(line.get(..newline).unwrap_or_default());
-            framing.feed(line, |frame| checker.frame(frame, glance, None));
+            let piece = line.get(..newline).unwrap_or_default();
+            framing.feed(line, |frame| checker.frame(frame, glance, piece, None));
             glance.clear();
             rest = after;
         }
         glance.take(rest);
-        framing.feed(rest, |frame| checker.frame(frame, glance, None));
+        framing.feed(rest, |frame| checker.frame(frame, glance, &[], None));
         let Some(to) = &mut self.to else { return false };
         if let Err(e) = to.write_all(bytes).and_then(|()| to.flush()) {
             // The reader went away (the server died, or the client closed
@@ -205,7 +210,7 @@ impl<W: Write> Relay<W> {
         if !self.ended {
             self.ended = true;
             let Relay { framing, glance, checker, .. } = self;
-            framing.finish(|frame| checker.frame(frame, glance, Some(cut)));
+            framing.finish(|frame| checker.frame(frame, glance, &[], Some(cut)));
         }
     }
 }
