@@ -6,12 +6,15 @@
 # reviewed file mutants/accepted.txt.
 #
 #   scripts/mutants.sh [--in-diff BASE] [--shard K/N] [--file PATH]... [--jobs N] [--out DIR]
+#                      [--history FILE]
 #
 # --in-diff BASE   only the mutants of the lines changed since BASE (a pull request)
 # --shard K/N      only shard K of N (the nightly job runs them all in parallel)
 # --file PATH      only the mutants of PATH (repeatable)
 # --jobs N         mutants built and tested at once (default 1)
 # --out DIR        where cargo-mutants writes mutants.out (default target/mutants)
+# --history FILE   append the score per file to FILE (JSON lines; the
+#                  workbench keeps bench-results/mutants-history.jsonl)
 #
 # Installs cargo-mutants (the version below) and cargo-nextest when they are
 # missing. Tests run under nextest in the optimised `mutants` profile
@@ -32,16 +35,19 @@ MUTANTS_VERSION=27.1.0
 args=()
 out=target/mutants
 diff_base=""
+history=()
+scope=all
 while [ $# -gt 0 ]; do
   case "$1" in
-    --in-diff) option_value mutants.sh "$1" "${2:-}"; diff_base=$2; shift 2 ;;
+    --in-diff) option_value mutants.sh "$1" "${2:-}"; diff_base=$2; scope=diff; shift 2 ;;
     --shard)
       option_value mutants.sh "$1" "${2:-}"
       [[ $2 =~ ^[0-9]+/[1-9][0-9]*$ ]] || { echo "mutants.sh: --shard takes K/N, not '$2'" >&2; exit 2; }
-      args+=(--shard "$2"); shift 2 ;;
-    --file) option_value mutants.sh "$1" "${2:-}"; args+=(--file "$2"); shift 2 ;;
+      args+=(--shard "$2"); scope=$2; shift 2 ;;
+    --file) option_value mutants.sh "$1" "${2:-}"; args+=(--file "$2"); scope=files; shift 2 ;;
     --jobs) option_value mutants.sh "$1" "${2:-}" whole; args+=(--jobs "$2"); shift 2 ;;
     --out) option_value mutants.sh "$1" "${2:-}"; out=$2; shift 2 ;;
+    --history) option_value mutants.sh "$1" "${2:-}"; history=(--history "$2"); shift 2 ;;
     -h|--help) script_help "$0"; exit 0 ;;
     *) echo "mutants.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -73,4 +79,7 @@ case $status in
   0|2|3) ;;
   *) echo "mutants.sh: cargo mutants failed with status $status" >&2; exit "$status" ;;
 esac
-tool mutants "$out/mutants.out/outcomes.json" --accepted mutants/accepted.txt | tee "$out/score.md"
+if [ ${#history[@]} -gt 0 ]; then
+  history+=(--commit "$(git rev-parse --short HEAD)" --scope "$scope")
+fi
+tool mutants "$out/mutants.out/outcomes.json" --accepted mutants/accepted.txt "${history[@]}" | tee "$out/score.md"

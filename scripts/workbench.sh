@@ -18,7 +18,9 @@
 #    into the history chart;
 # 5. mutation testing (scripts/mutants.sh), only when asked, as it takes
 #    hours whole: --mutants diff (the lines changed since the merge base
-#    with main), K/N (one shard of all), or all; the score per core file.
+#    with main), K/N (one shard of all), or all; the score per core file,
+#    kept in bench-results/mutants-history.jsonl, and the chart of the
+#    full runs.
 # The report is DIR/report.md (default bench-results/workbench-<time>/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -177,13 +179,13 @@ if [ -z "$mutants" ]; then
   echo "Not run: it takes hours whole; \`--mutants diff\`, \`--mutants K/N\` or \`--mutants all\` (the nightly mutants workflow runs every shard)." >> "$report"
 else
   step "mutation testing ($mutants)"
-  mutant_args=(--out "$out/mutants")
+  mutant_args=(--out "$out/mutants" --history bench-results/mutants-history.jsonl)
   case $mutants in
     diff) mutant_args+=(--in-diff "$(git merge-base HEAD main 2>/dev/null || git rev-parse HEAD~1)") ;;
     all) ;;
     *) mutant_args+=(--shard "$mutants") ;;
   esac
-  echo "\`scripts/mutants.sh ${mutant_args[*]}\`; a mutant counts as caught when \`cargo test -p mcp-envelope\` fails or times out." >> "$report"
+  echo "\`scripts/mutants.sh ${mutant_args[*]}\`; a mutant counts as caught when the core's tests (\`cargo nextest run -p mcp-envelope\`, the doctests aside) fail or time out. The history chart shows every full run (\`--mutants all\`) this machine kept." >> "$report"
   echo >> "$report"
   if scripts/mutants.sh "${mutant_args[@]}" > "$out/mutants.log" 2>&1; then :; else status=1; fi
   if [ -f "$out/mutants/score.md" ]; then
@@ -191,6 +193,8 @@ else
   else
     tail -5 "$out/mutants.log" >> "$report"
   fi
+  tool mutants-chart --history bench-results/mutants-history.jsonl --out "$out/mutants-history.svg"
+  printf '\n![mutants caught, full run by full run](mutants-history.svg)\n' >> "$report"
 fi
 
 cat "$report"

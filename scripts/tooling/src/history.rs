@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::Path;
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::results::Results;
@@ -47,6 +48,16 @@ pub fn rows(results: &Results, commit: &str) -> Vec<Row> {
 }
 
 pub fn append(results: &Results, commit: &str, history: &Path) -> Result<(), String> {
+    append_lines(history, &rows(results, commit))
+}
+
+pub fn load(history: &Path) -> Result<Vec<Row>, String> {
+    load_lines(history)
+}
+
+/// Appends one JSON line per row to a history file (made with its folder
+/// when missing): a run is only ever added, never rewritten.
+pub fn append_lines<T: Serialize>(history: &Path, rows: &[T]) -> Result<(), String> {
     if let Some(dir) = history.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
@@ -55,14 +66,15 @@ pub fn append(results: &Results, commit: &str, history: &Path) -> Result<(), Str
         .append(true)
         .open(history)
         .map_err(|e| format!("{}: {e}", history.display()))?;
-    for row in rows(results, commit) {
-        let line = serde_json::to_string(&row).map_err(|e| e.to_string())?;
+    for row in rows {
+        let line = serde_json::to_string(row).map_err(|e| e.to_string())?;
         writeln!(file, "{line}").map_err(|e| format!("{}: {e}", history.display()))?;
     }
     Ok(())
 }
 
-pub fn load(history: &Path) -> Result<Vec<Row>, String> {
+/// Every row of a history file, in the order the runs were appended.
+pub fn load_lines<T: DeserializeOwned>(history: &Path) -> Result<Vec<T>, String> {
     let text = std::fs::read_to_string(history).map_err(|e| format!("{}: {e}", history.display()))?;
     text.lines()
         .filter(|l| !l.trim().is_empty())
@@ -71,14 +83,20 @@ pub fn load(history: &Path) -> Result<Vec<Row>, String> {
         .collect()
 }
 
-/// Our backends' instructions on the realistic corpus, commit by commit.
-pub fn chart(rows: &[Row]) -> String {
+/// The commits of `rows`, each once, in the order they first appear.
+pub fn commits_in_order<'a>(rows: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     let mut commits: Vec<String> = Vec::new();
-    for row in rows {
-        if !commits.contains(&row.commit) {
-            commits.push(row.commit.clone());
+    for commit in rows {
+        if !commits.iter().any(|c| c == commit) {
+            commits.push(commit.to_owned());
         }
     }
+    commits
+}
+
+/// Our backends' instructions on the realistic corpus, commit by commit.
+pub fn chart(rows: &[Row]) -> String {
+    let commits = commits_in_order(rows.iter().map(|r| r.commit.as_str()));
     let mut tracked: Vec<&str> = rows
         .iter()
         .filter(|r| {
@@ -106,7 +124,12 @@ pub fn chart(rows: &[Row]) -> String {
             (bench.replace("instructions/mcp_envelope_", "").replace("/realistic_", " "), values)
         })
         .collect();
-    svg::lines("Instructions per realistic corpus file, commit by commit (lower is better)", &commits, &series)
+    svg::lines(
+        "Instructions per realistic corpus file, commit by commit (lower is better)",
+        &commits,
+        &series,
+        &svg::MILLIONS,
+    )
 }
 
 #[cfg(test)]

@@ -122,11 +122,28 @@ enum Command {
     /// cargo-mutants' outcomes as the score per file, Markdown; exits 1 on
     /// a missed mutant the reviewed file does not accept.
     Mutants {
-        /// `mutants.out/outcomes.json`.
-        outcomes: PathBuf,
+        /// `mutants.out/outcomes.json`; several (the shards of one run) add up.
+        #[arg(required = true)]
+        outcomes: Vec<PathBuf>,
         /// The reviewed file of accepted mutants.
         #[arg(long)]
         accepted: PathBuf,
+        /// Appends the score per file to this history (JSON lines).
+        #[arg(long, requires = "commit")]
+        history: Option<PathBuf>,
+        /// The commit mutated, as the history names it.
+        #[arg(long)]
+        commit: Option<String>,
+        /// What was mutated: `all`, a shard `K/N`, or `diff`.
+        #[arg(long, default_value = "all")]
+        scope: String,
+    },
+    /// Draws the chart of the mutation history: full runs, score by score.
+    MutantsChart {
+        #[arg(long)]
+        history: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
     },
     /// The executable cargo built for target NAME, from its JSON messages
     /// (`cargo build --message-format=json` written to FILE).
@@ -313,14 +330,22 @@ fn run(command: Command) -> Result<u8, String> {
                 .ok_or_else(|| format!("{}: no package named {name}", metadata.display()))?;
             println!("{dir}");
         }
-        Command::Mutants { outcomes, accepted } => {
+        Command::Mutants { outcomes, accepted, history, commit, scope } => {
             let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
-            let (files, missed) = mutants::read(&read(&outcomes)?)?;
+            let texts = outcomes.iter().map(|p| read(p)).collect::<Result<Vec<_>, _>>()?;
+            let (files, missed) = mutants::read_all(&texts)?;
             let accepted = mutants::accepted(&read(&accepted)?)?;
             println!("{}", mutants::render(&files, &missed, &accepted));
+            if let (Some(history), Some(commit)) = (history, commit) {
+                history::append_lines(&history, &mutants::history_rows(&files, &commit, &now(), &scope))?;
+            }
             if missed.iter().any(|m| !accepted.contains_key(m)) {
                 return Ok(1);
             }
+        }
+        Command::MutantsChart { history, out } => {
+            let rows = if history.exists() { history::load_lines(&history)? } else { Vec::new() };
+            write(&out, &mutants::chart(&rows))?;
         }
         Command::Machine => {
             let meta = collect::meta(String::new(), now());

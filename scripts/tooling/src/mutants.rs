@@ -2,13 +2,19 @@
 //! file, and the missed mutants nobody has shown to be harmless: those
 //! listed in the reviewed file (`mutants/accepted.txt`, one mutant per line
 //! with ` # ` and the reason) are accepted, every other one fails the run.
+//! Each run's score per file is kept in a history (one JSON line per file
+//! per run), charted run by run.
 
 use std::collections::BTreeMap;
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::history::commits_in_order;
+use crate::svg::{self, Series};
+
 /// How one file's mutants fared.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Score {
     pub caught: u64,
     pub missed: u64,
@@ -23,6 +29,26 @@ impl Score {
         let viable = self.caught + self.missed + self.timeout;
         (viable > 0).then(|| 100.0 * (self.caught + self.timeout) as f64 / viable as f64)
     }
+
+    fn add(&mut self, other: &Score) {
+        self.caught += other.caught;
+        self.missed += other.missed;
+        self.timeout += other.timeout;
+        self.unviable += other.unviable;
+    }
+}
+
+/// The outcomes of several runs (the shards of one), as one.
+pub fn read_all(outcomes: &[String]) -> Result<(BTreeMap<String, Score>, Vec<String>), String> {
+    let (mut files, mut missed) = (BTreeMap::<String, Score>::new(), Vec::new());
+    for text in outcomes {
+        let (more_files, more_missed) = read(text)?;
+        for (file, score) in more_files {
+            files.entry(file).or_default().add(&score);
+        }
+        missed.extend(more_missed);
+    }
+    Ok((files, missed))
 }
 
 /// The outcomes: the score per file, and the names of the missed mutants.
@@ -80,10 +106,7 @@ pub fn render(files: &BTreeMap<String, Score>, missed: &[String], accepted: &BTr
     };
     for (file, s) in files {
         out.push(row(&format!("`{file}`"), s));
-        total.caught += s.caught;
-        total.missed += s.missed;
-        total.timeout += s.timeout;
-        total.unviable += s.unviable;
+        total.add(s);
     }
     out.push(row("**all**", &total));
     if !missed.is_empty() {
@@ -96,6 +119,72 @@ pub fn render(files: &BTreeMap<String, Score>, missed: &[String], accepted: &BTr
         }
     }
     out.join("\n")
+}
+
+/// One file's score in one run, as the history keeps it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HistoryRow {
+    pub commit: String,
+    pub date: String,
+    /// What the run mutated: `all`, a shard `K/N`, or `diff`.
+    pub scope: String,
+    pub file: String,
+    #[serde(flatten)]
+    pub score: Score,
+}
+
+pub fn history_rows(files: &BTreeMap<String, Score>, commit: &str, date: &str, scope: &str) -> Vec<HistoryRow> {
+    files
+        .iter()
+        .map(|(file, score)| HistoryRow {
+            commit: commit.to_owned(),
+            date: date.to_owned(),
+            scope: scope.to_owned(),
+            file: file.clone(),
+            score: score.clone(),
+        })
+        .collect()
+}
+
+/// The part of the core a file belongs to: its folder under core/src, or
+/// the top-level modules.
+fn area(file: &str) -> String {
+    let path = file.strip_prefix("core/src/").unwrap_or(file);
+    match path.split_once('/') {
+        Some((folder, _)) => format!("{folder}/"),
+        None => "top-level modules".to_owned(),
+    }
+}
+
+/// The score of every full run (scope `all`; a shard or a diff mutates too
+/// few to compare), run by run: all of core/src and each part. A commit run
+/// more than once shows its latest run.
+pub fn chart(rows: &[HistoryRow]) -> String {
+    let full: Vec<&HistoryRow> = rows.iter().filter(|r| r.scope == "all").collect();
+    let commits = commits_in_order(full.iter().map(|r| r.commit.as_str()));
+    let latest = |commit: &str| full.iter().filter(|r| r.commit == commit).map(|r| r.date.as_str()).max();
+    let mut totals: BTreeMap<String, Vec<Score>> = BTreeMap::new();
+    for (i, commit) in commits.iter().enumerate() {
+        let date = latest(commit);
+        for row in full.iter().filter(|r| &r.commit == commit && Some(r.date.as_str()) == date) {
+            for name in ["all of core/src".to_owned(), area(&row.file)] {
+                let scores = totals.entry(name).or_insert_with(|| vec![Score::default(); commits.len()]);
+                if let Some(score) = scores.get_mut(i) {
+                    score.add(&row.score);
+                }
+            }
+        }
+    }
+    let mut series: Vec<Series> =
+        totals.into_iter().map(|(name, scores)| (name, scores.iter().map(Score::percent).collect())).collect();
+    // The whole first, then the parts.
+    series.sort_by_key(|(name, _)| (name != "all of core/src", name.clone()));
+    let title = if commits.is_empty() {
+        "Mutants caught, full runs of core/src: none yet (scripts/workbench.sh --mutants all)"
+    } else {
+        "Mutants caught by the tests, full runs of core/src (higher is better)"
+    };
+    svg::lines(title, &commits, &series, &svg::PERCENT)
 }
 
 #[cfg(test)]
@@ -130,5 +219,52 @@ mod tests {
         assert!(table.contains("- **missed**: `core/src/b.rs:2:1: z`"), "{table}");
         assert!(table.contains("| **all** | 1 | 2 | 1 | 1 | 50.0 % |"), "{table}");
         assert!(accepted("core/src/a.rs:1:1: x\n").is_err(), "a line without a reason");
+    }
+
+    #[test]
+    fn the_shards_of_a_run_add_up_to_one_score() {
+        let other = r#"{"outcomes":[
+            {"scenario":{"Mutant":{"name":"core/src/a.rs:9:1: w","file":"core/src/a.rs"}},"summary":"CaughtMutant"}
+        ]}"#;
+        let (files, missed) = read_all(&[OUTCOMES.to_owned(), other.to_owned()]).unwrap();
+        let a = &files["core/src/a.rs"];
+        assert_eq!((a.caught, a.missed, a.timeout, a.unviable), (2, 1, 1, 0));
+        assert_eq!(missed.len(), 2);
+    }
+
+    #[test]
+    fn the_history_charts_full_runs_only_the_latest_per_commit_whole_and_by_part() {
+        let score = |caught, missed| Score { caught, missed, timeout: 0, unviable: 1 };
+        let run = |commit: &str, date: &str, scope: &str, files: &[(&str, Score)]| {
+            let files: BTreeMap<String, Score> = files.iter().map(|(f, s)| ((*f).to_owned(), s.clone())).collect();
+            history_rows(&files, commit, date, scope)
+        };
+        let mut rows =
+            run("c1", "2026-12-01", "all", &[("core/src/a.rs", score(3, 1)), ("core/src/stream/b.rs", score(1, 1))]);
+        rows.extend(run("c2", "2026-12-02", "diff", &[("core/src/a.rs", score(0, 9))]));
+        rows.extend(run("c3", "2026-12-03", "all", &[("core/src/a.rs", score(1, 1))]));
+        rows.extend(run(
+            "c3",
+            "2026-12-04",
+            "all",
+            &[("core/src/a.rs", score(4, 0)), ("core/src/stream/b.rs", score(2, 0))],
+        ));
+        let path = std::env::temp_dir().join(format!("tooling-mutants-{}.jsonl", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        crate::history::append_lines(&path, &rows).unwrap();
+        let loaded: Vec<HistoryRow> = crate::history::load_lines(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(loaded, rows, "a row reads back as written");
+        let svg = chart(&loaded);
+        assert!(svg.contains(">c1<") && svg.contains(">c3<") && !svg.contains(">c2<"), "{svg}");
+        // c1: 4 of 6 (66.7 %), c3's latest run 6 of 6 (100 %); stream/ 50 % then 100 %.
+        for name in ["all of core/src", "stream/", "top-level modules"] {
+            assert!(svg.contains(&format!(">{name}</text>")), "{name}: {svg}");
+        }
+        let y = |percent: f64| 40.0 + 270.0 * (1.0 - percent / 100.0);
+        assert!(svg.contains(&format!(r#"cx="80.0" cy="{:.1}""#, y(400.0 / 6.0))), "{svg}");
+        assert!(svg.contains(&format!(r#"cx="80.0" cy="{:.1}""#, y(50.0))), "{svg}");
+        assert_eq!(svg.matches(&format!(r#"cx="660.0" cy="{:.1}""#, y(100.0))).count(), 3, "{svg}");
+        assert!(chart(&[]).contains("none yet"));
     }
 }

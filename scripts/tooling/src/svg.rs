@@ -112,10 +112,23 @@ pub fn bars(
     out
 }
 
+/// The vertical axis of [`lines`]: its top (by default a tenth above the
+/// largest value) and how a tick's value reads.
+pub struct Axis {
+    pub top: Option<f64>,
+    pub tick: fn(f64) -> String,
+}
+
+/// Millions, for instruction counts.
+pub const MILLIONS: Axis = Axis { top: None, tick: |v| format!("{:.0} M", v / 1e6) };
+/// Percent, 0 to 100.
+pub const PERCENT: Axis = Axis { top: Some(100.0), tick: |v| format!("{v:.0} %") };
+
 /// Lines over commits: one per series, a point per commit that has a value.
-pub fn lines(title: &str, commits: &[String], series: &[Series]) -> String {
+pub fn lines(title: &str, commits: &[String], series: &[Series], axis: &Axis) -> String {
     let (width, height, left, right, top, bottom) = (920.0, 380.0, 80.0, 260.0, 40.0, 70.0);
-    let peak = series.iter().flat_map(|(_, v)| v.iter().flatten()).copied().fold(0.0, f64::max).max(1.0) * 1.1;
+    let largest = series.iter().flat_map(|(_, v)| v.iter().flatten()).copied().fold(0.0, f64::max);
+    let peak = axis.top.unwrap_or(largest.max(1.0) * 1.1);
     let (plot_w, plot_h) = (width - left - right, height - top - bottom);
     let y_of = |v: f64| top + plot_h * (1.0 - v / peak);
     let x_of = |i: usize| left + plot_w * (i as f64 / (commits.len().max(2) - 1) as f64);
@@ -126,7 +139,7 @@ pub fn lines(title: &str, commits: &[String], series: &[Series]) -> String {
         let _ =
             writeln!(out, r##"<line x1="{left}" y1="{y:.1}" x2="{}" y2="{y:.1}" stroke="#dddddd"/>"##, left + plot_w);
         let _ =
-            writeln!(out, r#"<text x="{}" y="{:.1}" text-anchor="end">{:.0} M</text>"#, left - 6.0, y + 4.0, v / 1e6);
+            writeln!(out, r#"<text x="{}" y="{:.1}" text-anchor="end">{}</text>"#, left - 6.0, y + 4.0, (axis.tick)(v));
     }
     for (i, commit) in commits.iter().enumerate() {
         let (x, y) = (x_of(i), height - bottom + 16.0);
@@ -211,9 +224,19 @@ mod tests {
             ("serde small".to_owned(), vec![Some(4e6), None, Some(2e6)]),
             ("simd small".to_owned(), vec![Some(3e6), None, None]),
         ];
-        let svg = lines("T", &commits, &series);
+        let svg = lines("T", &commits, &series, &MILLIONS);
         assert_eq!(svg.matches("<polyline").count(), 1, "a series with one point gets no line");
         assert_eq!(svg.matches("<circle").count(), 3);
         assert!(svg.contains("stroke-dasharray"), "simd series are dashed");
+        assert!(svg.contains(">4 M<") && svg.contains(">0 M<"), "ticks up to a tenth above the largest: {svg}");
+    }
+
+    #[test]
+    fn a_percent_axis_runs_from_0_to_100_whatever_the_values() {
+        let commits = vec!["a".to_owned(), "b".to_owned()];
+        let svg = lines("T", &commits, &[("all".to_owned(), vec![Some(50.0), Some(100.0)])], &PERCENT);
+        assert!(svg.contains(">100 %<") && svg.contains(">75 %<") && svg.contains(">0 %<"), "{svg}");
+        // 100 % sits on the plot's top edge (y = 40), 50 % halfway down.
+        assert!(svg.contains(r#"cx="660.0" cy="40.0""#) && svg.contains(r#"cx="80.0" cy="175.0""#), "{svg}");
     }
 }
