@@ -170,6 +170,13 @@ mod tests {
             ("123456789012345678", 123_456_789_012_345_678),
             ("-999999999999999999", -999_999_999_999_999_999),
             ("9999999999999.5e1", 99_999_999_999_995),
+            // An exponent's sign may be written out.
+            ("1e+2", 100),
+            ("-15E+1", -150),
+            // Zeros before the first significant digit take no width: this
+            // is 19 significant digits, the most an i64 holds.
+            ("0.1234567890123456789e19", 1_234_567_890_123_456_789),
+            ("0.00000000000000000001e20", 1),
         ] {
             assert_eq!(integer(text), Some(value), "{text}");
         }

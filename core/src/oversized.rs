@@ -217,4 +217,30 @@ mod tests {
         assert_eq!(glimpse(b"", b"{\"a\":1,\"id\":--05}").id, None);
         assert_eq!(glimpse(b"", b"{\"a\":1,\"id\":-}").id, None);
     }
+
+    #[test]
+    fn literal_values_before_the_id_are_skipped_in_the_head() {
+        let head = br#"{"jsonrpc":"2.0","a":true,"b":false,"c":null,"id":5,"method":"m","params":{"x":"#;
+        assert_eq!(glimpse(head, b"").id, Some(Id::Int(5)));
+        assert_eq!(glimpse(br#"{"a":nul,"id":5,"#, b"").id, None, "not a literal: reading stops");
+    }
+
+    #[test]
+    fn the_last_id_is_read_through_whitespace_wherever_json_allows_it() {
+        for tail in
+            ["{\"a\":1 ,  \"id\"  :  7  }  \r\n", "\"x\"}\t,\n\"id\"\r:\t7\n}", "{\"id\":7}", " { \"id\" : 7 } "]
+        {
+            assert_eq!(glimpse(b"", tail.as_bytes()).id, Some(Id::Int(7)), "{tail:?}");
+        }
+        assert_eq!(glimpse(b"", br#"[1], "id" : "q-1" }"#).id, Some(Id::from("q-1")));
+    }
+
+    #[test]
+    fn a_tail_that_starts_inside_the_last_member_tells_nothing() {
+        // Each reading backwards reaches the tail's first byte without
+        // seeing what opens the member.
+        for tail in ["   ", "}", "  } ", "5}", "\"x\"}", " \"x\" }", ":5}", " : 5 }", "\"id\":5}", "  \"id\" : 5}"] {
+            assert_eq!(glimpse(b"", tail.as_bytes()).id, None, "{tail:?}");
+        }
+    }
 }

@@ -153,3 +153,19 @@ fn precheck<'a>(input: &'a [u8], limits: &Limits) -> Result<&'a str, Fault> {
     }
     Ok(text)
 }
+
+#[cfg(all(test, feature = "check"))]
+mod tests {
+    use super::*;
+    use crate::backend::SimdJson;
+    use alloc::format;
+
+    #[test]
+    fn a_parser_on_a_configured_backend_keeps_its_revision_and_that_backend() {
+        let mut parser = Parser::with_backend_instance(Revision::JsonRpc, SimdJson::with_chunk_len(16));
+        // Plain JSON-RPC takes a request with a null id; MCP revisions do not.
+        assert!(parser.parse(br#"{"jsonrpc":"2.0","id":null,"method":"m"}"#).is_ok());
+        assert_eq!(parser.revision(), Revision::JsonRpc);
+        assert!(format!("{parser:?}").contains("chunk_len: 16"), "{parser:?}");
+    }
+}

@@ -69,7 +69,10 @@ impl SimdJson {
 
 impl core::fmt::Debug for SimdJson {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("SimdJson").field("copy_capacity", &self.copy.capacity()).finish_non_exhaustive()
+        f.debug_struct("SimdJson")
+            .field("chunk_len", &self.chunk_len)
+            .field("copy_capacity", &self.copy.capacity())
+            .finish_non_exhaustive()
     }
 }
 

@@ -36,6 +36,30 @@ fn items_walk_a_single_message_or_every_batch_item_in_order() {
     assert_eq!(methods, [Ok(Some("a")), Err(32), Ok(Some("c"))]);
     assert_eq!(batch.clone().into_iter().count(), 3);
     assert_eq!(one.into_iter().count(), 1);
+    // The length is exact, and counts down as items are taken.
+    let mut items = batch.items();
+    assert_eq!(items.len(), 3);
+    items.next();
+    assert_eq!(items.size_hint(), (2, Some(2)));
+    let mut single = parser.parse(br#"{"jsonrpc":"2.0","method":"a"}"#).unwrap();
+    let mut items = single.items();
+    items.next();
+    assert_eq!(items.len(), 0);
+    single = parser.parse(br#"[{"jsonrpc":"2.0","method":"a"}]"#).unwrap();
+    assert_eq!(single.items().len(), 1);
+}
+
+#[test]
+fn kinds_reasons_and_raw_json_display_as_the_cli_prints_them() {
+    use mcp_envelope::Kind;
+    let kinds = [Kind::Request, Kind::Notification, Kind::Result, Kind::Error, Kind::Batch];
+    let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+    assert_eq!(names, ["request", "notification", "result", "error", "batch"]);
+    assert_eq!(Reason::DuplicateMember.to_string(), "duplicate-member");
+    assert_eq!(Reason::TrailingCharacters.to_string(), Reason::TrailingCharacters.name());
+    let raw = check_json(r#" {"a":[1,"\u0041"]}"#).unwrap();
+    assert_eq!(raw.to_string(), r#"{"a":[1,"\u0041"]}"#);
+    assert_eq!(format!("{raw:?}"), r#"RawJson({"a":[1,"\u0041"]})"#);
 }
 
 #[test]

@@ -48,7 +48,16 @@ fn named_mcp_codes_exist_only_in_their_revisions() {
     assert_eq!(classify(-32020, Revision::V2026_07_28).name(), "header-mismatch");
     assert_eq!(classify(-32021, Revision::V2026_07_28).name(), "missing-required-client-capability");
     assert_eq!(classify(-32022, Revision::V2026_07_28).name(), "unsupported-protocol-version");
-    assert_eq!(classify(-32022, Revision::V2025_11_25).name(), "server-defined");
+    let sd = "server-defined";
+    assert_eq!(names(-32020), [sd, sd, sd, sd, "header-mismatch", sd]);
+    assert_eq!(names(-32021), [sd, sd, sd, sd, "missing-required-client-capability", sd]);
+    assert_eq!(names(-32022), [sd, sd, sd, sd, "unsupported-protocol-version", sd]);
+}
+
+#[test]
+fn a_code_class_displays_as_its_name() {
+    assert_eq!(classify(-32601, Revision::V2025_11_25).to_string(), "method-not-found");
+    assert_eq!(classify(7, Revision::V2025_11_25).to_string(), "application");
 }
 
 #[test]

@@ -74,7 +74,13 @@ fn a_post_without_requests_is_answered_202_with_no_body() {
     assert_eq!(names(&e), ["not-accepted"]);
     let mut e = post(Revision::V2025_11_25, &ok, INITIALIZED);
     e.response(202, &headers(&[]));
+    e.body_bytes(0);
+    assert_eq!(names(&e), [] as [&str; 0], "no byte, no body");
     e.body_bytes(2);
+    assert_eq!(names(&e), ["body-on-accepted"]);
+    // A message on a 202 is a body too.
+    let mut e = post(Revision::V2025_11_25, &ok, INITIALIZED);
+    answer(&mut e, 202, &[], &[PONG]);
     assert_eq!(names(&e), ["body-on-accepted"]);
     // A refusal is allowed, with or without an error body.
     let mut e = post(Revision::V2025_11_25, &ok, INITIALIZED);
@@ -96,6 +102,41 @@ fn a_request_answered_with_json_gets_the_response_to_its_id() {
     assert_eq!(run(&[]), ["no-response"]);
     // A response too broken to read may have been the answer: no finding.
     assert_eq!(run(&[r#"{"jsonrpc":"2.0","id":1,"result":"#]), [] as [&str; 0]);
+    // Body bytes of a JSON answer are its message, not a fault.
+    let mut e = post(Revision::V2025_11_25, &ok, PING);
+    e.response(200, &headers(&[JSON]));
+    e.body_bytes(PONG.len());
+    e.message(Place::Response { line: 1, offset: 0 }, &Parser::new(Revision::V2025_11_25).parse(PONG.as_bytes()));
+    e.end();
+    assert_eq!(names(&e), [] as [&str; 0]);
+}
+
+#[test]
+fn the_response_head_says_how_its_body_is_read() {
+    let ok = [ACCEPT, JSON, V1125];
+    let read = |status: u16, pairs: &[(&str, &str)], body: &str| {
+        let mut e = post(Revision::V2025_11_25, &ok, body);
+        e.response(status, &headers(pairs));
+        e.reads_events()
+    };
+    assert_eq!(read(200, &[SSE], PING), Some(true));
+    assert_eq!(read(200, &[JSON], PING), Some(false));
+    assert_eq!(read(202, &[], INITIALIZED), None, "a 202 has no messages to read");
+    assert_eq!(read(400, &[JSON], PING), None, "a refusal is not held to anything");
+}
+
+#[test]
+fn an_event_that_could_not_be_read_may_have_been_the_response() {
+    let ok = [ACCEPT, JSON, V1125];
+    let mut e = post(Revision::V2025_11_25, &ok, PING);
+    e.response(200, &headers(&[SSE]));
+    e.unreadable();
+    e.end();
+    assert_eq!(names(&e), [] as [&str; 0]);
+    // Without it, the stream answered nothing.
+    let mut e = post(Revision::V2025_11_25, &ok, PING);
+    answer(&mut e, 200, &[SSE], &[]);
+    assert_eq!(names(&e), ["no-response"]);
 }
 
 #[test]
@@ -167,8 +208,15 @@ fn mcp_protocol_version_follows_initialize_from_2025_06_18() {
         ],
     );
     assert_eq!(names(&e), [] as [&str; 0]);
+    assert_eq!(e.negotiated(), Some(Revision::V2025_06_18));
     conversation.learn(&e);
     assert_eq!(conversation.rules(), Revision::V2025_06_18);
+    // A later request is judged under what was negotiated, whatever it declares.
+    assert_eq!(conversation.rules_for(&headers(&[V1125])), Revision::V2025_06_18);
+    assert_eq!(conversation.rules_for(&headers(&[])), Revision::V2025_06_18);
+    let mut ping = post_in(&conversation, &[ACCEPT, JSON, ("MCP-Protocol-Version", "2025-06-18")], PING);
+    answer(&mut ping, 200, &[JSON], &[PONG]);
+    assert_eq!(ping.negotiated(), None, "only an initialize result negotiates");
     assert_eq!(
         names(&post_in(&conversation, &[ACCEPT, JSON, ("MCP-Protocol-Version", "2025-06-18")], INITIALIZED)),
         [] as [&str; 0]
@@ -205,6 +253,15 @@ fn a_get_stream_carries_no_response_unless_it_resumes_one() {
     assert_eq!(names(&e), [] as [&str; 0]);
     let mut e = Exchange::other(&conversation, "GET", &headers(&[]));
     answer(&mut e, 405, &[], &[]);
+    assert_eq!(names(&e), [] as [&str; 0]);
+    // A DELETE's answer, and a GET's where there are no sessions (no such
+    // stream), are held to nothing.
+    let mut e = Exchange::other(&conversation, "DELETE", &headers(&[]));
+    answer(&mut e, 200, &[SSE], &[PONG]);
+    assert_eq!(names(&e), [] as [&str; 0]);
+    let modern = Conversation::new(Revision::V2026_07_28);
+    let mut e = Exchange::other(&modern, "GET", &headers(&[("MCP-Protocol-Version", "2026-07-28")]));
+    answer(&mut e, 200, &[SSE], &[PONG]);
     assert_eq!(names(&e), [] as [&str; 0]);
 }
 

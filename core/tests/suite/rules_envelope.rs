@@ -54,6 +54,9 @@ fn members_of_two_kinds_are_an_invalid_request() {
         (r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#, r#""error""#),
         (r#"{"jsonrpc":"2.0","id":1,"method":"m","result":{}}"#, r#""result""#),
         (r#"{"jsonrpc":"2.0","error":{"code":1,"message":"m"},"method":"m"}"#, r#""method""#),
+        // All three: still the second of them, not the last.
+        (r#"{"jsonrpc":"2.0","id":1,"result":{},"method":"m","error":{"code":1,"message":"m"}}"#, r#""method""#),
+        (r#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"},"result":{},"method":"m"}"#, r#""result""#),
     ] {
         assert_eq!(verdict(LATEST, input), invalid("conflicting-members", input.find(second).unwrap()), "{input}");
     }
