@@ -322,6 +322,48 @@ mod tests {
     }
 
     #[test]
+    fn objects_over_131_072_members_are_checked_in_partitions() {
+        let mut table = NameTable::default();
+        for (members, partitioned) in [(10, false), (PARTITIONED_FROM, false), (PARTITIONED_FROM + 1, true)] {
+            table.start(members);
+            assert_eq!(table.partitioned(), partitioned, "{members}");
+        }
+    }
+
+    #[test]
+    fn the_probe_budget_is_four_probes_a_name_and_sixteen() {
+        // The first `colliding` of 1000 names share one hash: inserting the
+        // k-th of them probes past k - 1 others, so `colliding` of them take
+        // colliding * (colliding - 1) / 2 probes, against 4016 allowed.
+        let names = many_names(1000, &[]);
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let hash = |colliding: usize| move |s: &str| if names_index(s) < colliding { 7 } else { fnv(s) };
+        // 60 of them: 1770 probes (and some more where other names land in
+        // their run of slots) stay within the budget, which 1000 probes and
+        // a few would not be; 100: 4950 exceed it, but not 16 times it.
+        assert_eq!(first_repeat_of(&names, hash(60)), (None, false));
+        assert_eq!(first_repeat_of(&names, hash(100)), (None, true));
+    }
+
+    /// The number in a name of [`many_names`].
+    fn names_index(name: &str) -> usize {
+        name.trim_start_matches("key").parse().unwrap_or(usize::MAX)
+    }
+
+    #[test]
+    fn a_repeat_in_the_last_partition_is_found() {
+        // The repeated name's hash has every top bit set: the last of the
+        // partitions holds it.
+        let n = PARTITIONED_FROM * 3;
+        let names = many_names(n, &[5]);
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let hash = |s: &str| if s == "key5" { u64::MAX } else { fnv(s) };
+        assert_eq!(first_repeat_of(&names, hash), (Some(n), false));
+        let first = |s: &str| if s == "key5" { 0 } else { fnv(s) };
+        assert_eq!(first_repeat_of(&names, first), (Some(n), false));
+    }
+
+    #[test]
     fn a_large_object_of_colliding_names_gives_way_to_sorting() {
         let names = many_names(PARTITIONED_FROM * 2, &[9]);
         let names: Vec<&str> = names.iter().map(String::as_str).collect();

@@ -186,7 +186,11 @@ fn the_default_backend_is_the_core_s_own_scanner() {
     // Fails to compile if `Parser::new` ever picks another backend.
     let parser: mcp_envelope::Parser<mcp_envelope::backend::Reference> =
         mcp_envelope::Parser::new(Revision::V2026_07_28);
-    drop(parser);
+    // The names the CLI prints and `--backend` takes.
+    assert_eq!(parser.backend_name(), "reference");
+    use mcp_envelope::backend::{SerdeJson, SimdJson};
+    assert_eq!(Parser::<SerdeJson>::with_backend(Revision::V2026_07_28).backend_name(), "serde");
+    assert_eq!(Parser::<SimdJson>::with_backend(Revision::V2026_07_28).backend_name(), "simd");
 }
 
 #[test]
