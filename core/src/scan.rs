@@ -50,8 +50,9 @@ pub(crate) fn scan_literal(bytes: &[u8], at: usize) -> Result<(NodeKind, usize),
     let end = at + word.len();
     let found = bytes.get(at..end.min(bytes.len())).unwrap_or_default();
     if found != word {
-        // A prefix cut short by the end of input is a truncation.
-        return Err(if word.starts_with(found) && end > bytes.len() {
+        // A prefix cut short by the end of input is a truncation (shorter
+        // than the word, so the input ended inside it).
+        return Err(if word.starts_with(found) {
             Fault::new(Reason::UnexpectedEnd, bytes.len())
         } else {
             Fault::new(Reason::InvalidLiteral, at)

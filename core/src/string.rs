@@ -64,7 +64,9 @@ fn read_unicode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), Fault> 
             match (bytes.get(at + 6), bytes.get(at + 7)) {
                 (None, _) | (Some(b'\\'), None) => Err(Fault::new(Reason::UnexpectedEnd, bytes.len())),
                 (Some(b'\\'), Some(b'u')) => {
-                    let low = match hex4(bytes, at + 8, at + 6) {
+                    // Any fault but the end of input makes the first
+                    // escape lone, so the offset given for it is unused.
+                    let low = match hex4(bytes, at + 8, at) {
                         Ok(low) => low,
                         Err(fault) if fault.reason == Reason::UnexpectedEnd => return Err(fault),
                         Err(_) => return Err(lone),

@@ -56,6 +56,8 @@ fn kinds_reasons_and_raw_json_display_as_the_cli_prints_them() {
     let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
     assert_eq!(names, ["request", "notification", "result", "error", "batch"]);
     assert_eq!(Reason::DuplicateMember.to_string(), "duplicate-member");
+    assert_eq!(Revision::V2025_11_25.to_string(), "2025-11-25");
+    assert_eq!(Revision::JsonRpc.to_string(), Revision::JsonRpc.name());
     assert_eq!(Reason::TrailingCharacters.to_string(), Reason::TrailingCharacters.name());
     let raw = check_json(r#" {"a":[1,"\u0041"]}"#).unwrap();
     assert_eq!(raw.to_string(), r#"{"a":[1,"\u0041"]}"#);
@@ -104,6 +106,9 @@ fn ids_serialize_as_json_rpc_writes_them_and_deserialize_by_the_id_rule() {
     for bad in ["1.5", "true", "{}", "[]", "1e19", "9223372036854775808"] {
         assert!(serde_json::from_str::<Id<'_>>(bad).is_err(), "{bad}");
     }
+    // serde's message says what an id may be.
+    let e = serde_json::from_str::<Id<'_>>("true").unwrap_err().to_string();
+    assert!(e.contains("expected a string, an integer or null"), "{e}");
 }
 
 #[test]

@@ -75,6 +75,10 @@ fn unpaired_surrogate_escape_anywhere_is_a_parse_error() {
         (r#"{"jsonrpc":"2.0","\ud800":1,"method":"m"}"#.into(), 18),
         (r#"{"jsonrpc":"2.0","method":"\udbff"}"#.into(), 27),
         (r#"{"jsonrpc":"2.0","id":"a\ud800","method":"m"}"#.into(), 24),
+        // A high surrogate followed by an escape that is not four hex
+        // digits is lone, whatever follows.
+        (request_with_params(r#"{"a":"\ud800\u12x4"}"#), P + 6),
+        (r#"{"jsonrpc":"2.0","id":"\ud800\uzzzz","method":"m"}"#.into(), 23),
         // After an escaped backslash, `\ud800` is a real escape again.
         (request_with_params(r#"{"a":"\\\ud800"}"#), P + 8),
     ] {
@@ -194,6 +198,12 @@ fn syntax_faults_name_the_first_offending_byte() {
         (r#"{"jsonrpc":"2.0",method:"m"}"#, "expected-member-name", 17),
         (r#"{"jsonrpc":"2.0","method":"m",}"#, "expected-member-name", 30),
         (r#"{"jsonrpc":"2.0","method":nul}"#, "invalid-literal", 26),
+        // A literal cut short by the end of input is a truncation; one that
+        // is wrong before the end is wrong, wherever it ends.
+        (r#"{"jsonrpc":"2.0","method":"m","x":tr"#, "unexpected-end", 36),
+        (r#"{"jsonrpc":"2.0","method":"m","x":fals"#, "unexpected-end", 38),
+        (r#"{"jsonrpc":"2.0","method":"m","x":tx"#, "invalid-literal", 34),
+        (r#"{"jsonrpc":"2.0","method":"m","x":nulL}"#, "invalid-literal", 34),
         (r#"{"jsonrpc":"2.0","method":"\x"}"#, "invalid-escape", 27),
         (r#"{'jsonrpc':'2.0'}"#, "expected-member-name", 1),
     ] {
