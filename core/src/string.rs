@@ -410,8 +410,9 @@ mod tests {
     #[test]
     fn plain_content_ends_at_the_first_quote_backslash_or_control_character() {
         // Every stop byte at every position of short and long stretches, with
-        // UTF-8 and bytes next to the stops' values around it.
-        let filler = "aé€\u{1F600}!#[]{}~\u{7F}".as_bytes();
+        // UTF-8 and bytes next to the stops' values (a space, 0x20, is the
+        // lowest byte that is not one) around it.
+        let filler = "aé€\u{1F600}!#[]{}~ \u{7F}".as_bytes();
         for len in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 100, 300] {
             let base: alloc::vec::Vec<u8> = filler.iter().cycle().take(len).copied().collect();
             assert_eq!(skip_plain(&base, 0), skip_plain_naive(&base, 0), "len {len}");
@@ -437,7 +438,7 @@ mod tests {
         // stretches are searched in blocks: a stop byte in any lane, in the
         // tail after the last full lane block, or in a later block must
         // still end the plain content, and nothing else may.
-        let filler = "aé€\u{1F600}!#[]{}~\u{7F}".as_bytes();
+        let filler = "aé€\u{1F600}!#[]{}~ \u{7F}".as_bytes();
         for len in [MANY_MINIMA_FROM - 1, MANY_MINIMA_FROM, MANY_MINIMA_FROM + 1, 2175, 2176, 4100, 9000] {
             let base: alloc::vec::Vec<u8> = filler.iter().cycle().take(len).copied().collect();
             assert_eq!(lowest(&base), base.iter().copied().min().unwrap_or(u8::MAX), "len {len}");
@@ -508,5 +509,45 @@ mod tests {
         assert!(JsonStr::new(r#""\u006aSONrpc""#).eq_str("jSONrpc"));
         assert_eq!(JsonStr::new(r#""\u0061""#).cmp(JsonStr::new(r#""a""#)), Ordering::Equal);
         assert_eq!(JsonStr::new(r#""\u00e9""#).cmp(JsonStr::new(r#""z""#)), Ordering::Greater);
+        // Escaped on either side, or both: the characters decide, not the
+        // bytes (`\` sorts between `Z` and `a`).
+        let (a, escaped_a, escaped_z) =
+            (JsonStr::new(r#""a""#), JsonStr::new(r#""\u0061""#), JsonStr::new(r#""\u007a""#));
+        assert_eq!(a.cmp(escaped_z), Ordering::Less);
+        assert_eq!(a.cmp(escaped_a), Ordering::Equal);
+        assert_eq!(escaped_a.cmp(escaped_z), Ordering::Less);
+        for (x, y, same) in
+            [(a, escaped_a, true), (escaped_a, a, true), (escaped_a, escaped_a, true), (a, escaped_z, false)]
+        {
+            assert_eq!(x.same_as(y), same, "{x:?} {y:?}");
+        }
+        // Plain text: every byte counts, not just the length and the first.
+        assert!(JsonStr::new(r#""name""#).eq_str("name"));
+        assert!(!JsonStr::new(r#""nope""#).eq_str("name"));
+        assert!(!JsonStr::new(r#""names""#).eq_str("name"));
+    }
+
+    #[test]
+    fn only_a_backslash_that_is_not_itself_escaped_starts_an_escape() {
+        // `\\ud800` is an escaped backslash, then the letters `ud800`.
+        assert!(surrogates_are_paired(br#""\\ud800""#));
+        assert!(surrogates_are_paired(br#""\\\\ud800 \ud83d\ude00""#));
+        assert!(!surrogates_are_paired(br#""\\\ud800""#));
+        assert!(!surrogates_are_paired(br#""\ud800""#));
+    }
+
+    #[test]
+    fn distinct_names_hash_apart() {
+        // 64-bit hashes of 100 000 names: a collision would be a 1 in 3
+        // billion chance with a good mix.
+        let mut hashes: alloc::vec::Vec<u64> = (0..100_000)
+            .map(|i| {
+                let name = alloc::format!("\"member-{i}\"");
+                JsonStr::new(&name).hash()
+            })
+            .collect();
+        hashes.sort_unstable();
+        hashes.dedup();
+        assert_eq!(hashes.len(), 100_000);
     }
 }

@@ -145,6 +145,7 @@ fn a_repeated_member_name_is_an_invalid_request() {
         // Unknown members too, and names spelled with escapes.
         (r#"{"jsonrpc":"2.0","x":1,"method":"a","x":2}"#, r#""x":2"#),
         (r#"{"jsonrpc":"2.0","id":1,"i\u0064":2,"method":"a"}"#, r#""i\u0064""#),
+        (r#"{"jsonrpc":"2.0","x\u0031":1,"method":"a","x1":2}"#, r#""x1""#),
         // And inside the error object.
         (r#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"a","code":2}}"#, r#""code":2"#),
     ] {
