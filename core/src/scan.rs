@@ -343,6 +343,20 @@ mod tests {
     }
 
     #[test]
+    fn payloads_below_the_levels_the_rules_read_are_one_node_each() {
+        let nodes = |text: &str| {
+            let mut tape = Tape::default();
+            scan(text, &Limits::new(), &mut tape, &mut Vec::new()).map(|()| tape.nodes().len())
+        };
+        // The message, its three members (a name and a value each), the
+        // members of params, and params.a and params.c as one node each.
+        assert_eq!(nodes(r#"{"jsonrpc":"2.0","method":"m","params":{"a":{"b":[1,2]},"c":[3]}}"#), Ok(11));
+        // In a batch one level more: each item's result is read, its
+        // content is one node.
+        assert_eq!(nodes(r#"[{"jsonrpc":"2.0","id":1,"result":{"content":[{"x":1}]}}]"#), Ok(10));
+    }
+
+    #[test]
     fn empty_containers_close() {
         assert_eq!(fault("{\"a\":[],\"b\":{},\"c\":[{}]}"), None);
     }
