@@ -1,6 +1,7 @@
 //! RULES.md section 1: the JSON layer, identical in every backend.
 
-use mcp_envelope::{Kind, Limits, Revision};
+use mcp_envelope::backend::SerdeJson;
+use mcp_envelope::{Kind, Limits, Parser, Revision};
 
 use crate::support::{Verdict, error, invalid, parse, parse_limited, verdict};
 
@@ -152,6 +153,10 @@ fn the_depth_limit_is_configurable_and_shared_by_every_backend() {
     assert!(parse_limited(Revision::JsonRpc, limits, ok.as_bytes()).is_ok());
     let e = parse_limited(Revision::JsonRpc, limits, deep.as_bytes()).unwrap_err();
     assert_eq!((e.reason().name(), e.offset()), ("too-deep", P + 6));
+    // serde_json reads nesting up to the limit itself, and declines past it.
+    let mut serde = Parser::<SerdeJson>::with_backend(Revision::JsonRpc).with_limits(limits);
+    assert!(serde.parse(ok.as_bytes()).is_ok() && !serde.declined());
+    assert!(serde.parse(deep.as_bytes()).is_err() && serde.declined());
     // Above serde_json's own limit of 127, too.
     let limits = Limits::new().with_max_depth(300);
     let input = format!("{}{}", "[".repeat(300), "]".repeat(300));

@@ -86,3 +86,33 @@ fn builders_write_requests_from_checked_payloads() {
     write::batch(&mut out, &[Message::Notification(mcp_envelope::Notification { method: "a".into(), params: None })]);
     assert_eq!(String::from_utf8(out).unwrap(), r#"[{"jsonrpc":"2.0","method":"a"}]"#);
 }
+
+#[test]
+fn strings_take_the_short_escapes_where_json_has_them_and_u00xx_for_other_controls() {
+    let mut out = Vec::new();
+    write::string(&mut out, "a \"b\" \\ \n\r\t\u{8}\u{c}\u{0}\u{1f} \u{7f}é");
+    // A space and DEL are no control characters to JSON: written as they are.
+    let want = format!(r#""a \"b\" \\ \n\r\t\b\f\u0000\u001f {}é""#, '\u{7f}');
+    assert_eq!(String::from_utf8(out).unwrap(), want);
+}
+
+#[test]
+fn integers_are_written_in_decimal_with_a_sign_only_below_zero() {
+    for (n, text) in
+        [(0, "0"), (7, "7"), (-7, "-7"), (i64::MAX, "9223372036854775807"), (i64::MIN, "-9223372036854775808")]
+    {
+        let mut out = Vec::new();
+        write::integer(&mut out, n);
+        assert_eq!(out, text.as_bytes(), "{n}");
+    }
+}
+
+#[test]
+fn a_batch_separates_its_messages_with_commas() {
+    let ping = |id| Message::Request(mcp_envelope::Request { id: Id::Int(id), method: "ping".into(), params: None });
+    let mut out = Vec::new();
+    write::batch(&mut out, &[ping(1), ping(2), ping(3)]);
+    let one = r#"{"jsonrpc":"2.0","id":N,"method":"ping"}"#;
+    let want = format!("[{},{},{}]", one.replace('N', "1"), one.replace('N', "2"), one.replace('N', "3"));
+    assert_eq!(String::from_utf8(out).unwrap(), want);
+}
