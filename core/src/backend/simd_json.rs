@@ -411,6 +411,9 @@ mod tests {
             format!(" [ {} ] \n", [REQUEST, nested, escaped, "1", "\"s\"", "[]", "{}", "null"].join(" ,\n ")),
             format!("[{}]", [nested; 30].join(",")),
             format!("[{}]", [escaped, REQUEST].repeat(20).join(",")),
+            // Strings and numbers as items, with what ends an item inside
+            // the strings; no item opens with `{"jsonrpc"`, so no guess holds.
+            format!("[{}]", [r#""a, ]b""#, "12.5e3", r#""\"]""#, "[1,\"x,\"]"].repeat(10).join(" , ")),
             "[  ]".to_string(),
         ]
     }
@@ -475,5 +478,22 @@ mod tests {
         assert_eq!(guess_chunk(text.as_bytes(), 1, close, close), Some((close, close)));
         // No request starts within the window: no guess.
         assert_eq!(guess_chunk(text.as_bytes(), 1, close, 2), None);
+        // The window is the chunk_len bytes after the first chunk_len.
+        assert_eq!(guess_chunk(text.as_bytes(), 1, close, 10), None);
+        let third = 2 * second - 1;
+        assert_eq!(guess_chunk(text.as_bytes(), second, close, 60), Some((second + REQUEST.len(), third)));
+    }
+
+    #[test]
+    fn an_exact_chunk_takes_whole_items_until_it_holds_chunk_len_bytes() {
+        let text = format!("[{}]", [REQUEST; 3].join(", "));
+        let (second, close) = (REQUEST.len() + 3, text.len() - 1);
+        let third = 2 * second - 1;
+        let bytes = text.as_bytes();
+        assert_eq!(exact_chunk(bytes, 1, close, 60), Some((1 + REQUEST.len(), second)));
+        assert_eq!(exact_chunk(bytes, second, close, 60), Some((second + REQUEST.len(), third)));
+        // One item is short of 150 bytes: two are taken.
+        assert_eq!(exact_chunk(bytes, 1, close, 150), Some((second + REQUEST.len(), third)));
+        assert_eq!(exact_chunk(bytes, second, close, 150), Some((close, close)));
     }
 }

@@ -236,6 +236,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn headers_of_the_same_length_as_those_read_are_passed_over() {
+        // One decoy for each name length the rules read, with a value that
+        // would count if it were taken.
+        let decoys = [
+            ("cookie", &b"application/json, text/event-stream"[..]),
+            ("x-mcp-id", b"get_me"),
+            ("user-agent", b"tools/call"),
+            ("x-request-id", b"application/json"),
+            ("cache-control", b"7"),
+            ("content-length", b"abc"),
+            ("x-forwarded-protocol", b"2025-11-25"),
+        ];
+        assert_eq!(Headers::from_pairs(decoys), Headers::default());
+        let read = Headers::from_pairs([("ACCEPT", &b"application/json"[..]), ("Mcp-Name", b"x")]);
+        assert_eq!((read.mcp_name, read.accept == Headers::default().accept), (Header::One(b"x"), false));
+    }
+
+    #[test]
     fn names_are_matched_without_case_and_values_lose_their_surrounding_whitespace() {
         let h = Headers::from_pairs([
             ("MCP-METHOD", &b"\ttools/call  "[..]),
