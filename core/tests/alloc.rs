@@ -203,3 +203,29 @@ const BATCH_HEAP_PER_ITEM: usize = 300;
 /// maximal batch read whole, before batches were read in chunks).
 #[cfg(feature = "simd-json")]
 const SIMD_JSON_HEAP_PER_INPUT_BYTE: usize = 15;
+
+#[test]
+fn the_line_reader_copies_only_lines_split_across_chunks_and_never_past_the_limit() {
+    use mcp_envelope::stream::LineReader;
+    let mut reader = LineReader::new(1000);
+    let mut messages = 0;
+    // Lines that end in their chunk are lent from it: nothing is copied.
+    let before = allocations();
+    reader.feed(b"{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n{\"jsonrpc\":\"2.0\",\"method\":\"b\"}\n", |_| messages += 1);
+    assert_eq!((messages, allocations() - before), (2, 0));
+    // A line begun in one chunk is held; when a chunk of a megabyte ends
+    // it, what was held is dropped, not grown to the line's length.
+    let mut rest = vec![b' '; 1 << 20];
+    rest.extend_from_slice(b"1}\n");
+    reader.feed(b"{\"a\":", |_| {});
+    reset_peak();
+    let live = LIVE.with(Cell::get);
+    let mut oversized = 0;
+    reader
+        .feed(&rest, |frame| oversized += usize::from(matches!(frame, mcp_envelope::stream::Frame::Oversized { .. })));
+    assert_eq!(oversized, 1);
+    // The high-water mark above what was live before (a cleared Vec keeps
+    // its capacity, so what is live after says nothing).
+    let grown = PEAK.with(Cell::get) - live;
+    assert!(grown < 4096, "the reader copied the long line: {grown} bytes");
+}

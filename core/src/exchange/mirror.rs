@@ -5,7 +5,7 @@
 
 use alloc::vec::Vec;
 
-use super::headers::{Header, Headers, Mirrored, is_plain, mirrored};
+use super::headers::{Header, Headers, is_plain, mirrored};
 use super::{Finding, Place, Rule};
 use crate::envelope::{Message, RawJson};
 use crate::error::{Error, Fault, Reason};
@@ -73,11 +73,8 @@ pub(super) fn check(headers: &Headers<'_>, body: &[u8], message: &Message<'_>) -
                     (None, Header::Absent) => {}
                     (Some(_), Header::Absent) if request => fault(Rule::McpNameMissing, "Mcp-Name", offset),
                     (Some(_), Header::Absent) => {}
-                    (Some(name), Header::One(sent)) if !matches!(mirrored(sent), Mirrored::Malformed) => {
-                        if !mirrored(sent).is(&name) {
-                            fault(Rule::McpNameMismatch, "Mcp-Name", offset);
-                        }
-                    }
+                    // A malformed value stands for no text.
+                    (Some(name), Header::One(sent)) if mirrored(sent).is(&name) => {}
                     _ => fault(Rule::McpNameMismatch, "Mcp-Name", offset),
                 }
             }

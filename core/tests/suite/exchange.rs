@@ -324,8 +324,20 @@ fn under_2026_07_28_mcp_name_mirrors_params_name_or_uri_with_base64_decoded() {
     assert_eq!(run("tools/call", r#""name":"delete_repo","#, Some("get_me")), ["mcp-name-mismatch"]);
     assert_eq!(run("resources/read", r#""uri":"file:///etc/passwd","#, Some("file:///tmp/a")), ["mcp-name-mismatch"]);
     assert_eq!(run("tools/call", r#""name":"Hello","#, Some("=?base64?SGVsbG8?=")), ["mcp-name-mismatch"]);
+    // The whole alphabet: `+` and `/` are its last two letters.
+    assert_eq!(run("tools/call", r#""name":"~~~???","#, Some("=?base64?fn5+Pz8/?=")), [] as [&str; 0]);
+    // A name that is no string is invalid params, the server's to answer.
+    assert_eq!(run("tools/call", r#""name":5,"#, None), [] as [&str; 0]);
     // The body naming its target twice is two answers too, whatever the header.
     assert_eq!(run("tools/call", r#""name":"get_me","name":"delete_repo","#, Some("get_me")), ["mcp-name-mismatch"]);
+    // Answered at the repeat.
+    let twice = call("tools/call", r#""name":"get_me","name":"delete_repo","#);
+    let found = post(v, &modern("tools/call", Some("get_me")), &twice);
+    let offset = found.findings()[0].reply().map(|e| e.offset());
+    assert_eq!(offset, twice.find(r#""name":"delete_repo""#));
+    // A notification need not carry Mcp-Name.
+    let note = format!(r#"{{"jsonrpc":"2.0","method":"tools/call","params":{}}}"#, meta_params(r#""name":"get_me","#));
+    assert_eq!(names(&post(v, &modern("tools/call", None), &note)), [] as [&str; 0]);
     // A header for a body without a target mirrors nothing; other methods are not named.
     assert_eq!(run("tools/call", "", Some("get_me")), ["mcp-name-mismatch"]);
     assert_eq!(run("tools/list", "", None), [] as [&str; 0]);

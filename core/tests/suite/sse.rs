@@ -22,6 +22,26 @@ fn whole(stream: &[u8]) -> Vec<EventBuf> {
     events(1 << 20, &[stream])
 }
 
+fn whole_limited(max: usize, stream: &[u8]) -> Vec<EventBuf> {
+    events(max, &[stream])
+}
+
+#[test]
+fn the_readers_hold_only_the_event_not_yet_ended() {
+    let mut reader = EventReader::new(64);
+    let mut codec = EventCodec::new(64);
+    let mut buf = BytesMut::new();
+    for chunk in [&b"data: {}\n\ndata: {\"a\""[..], b":1}\n", b"\n"] {
+        reader.feed(chunk, |_| {});
+        buf.extend_from_slice(chunk);
+        while codec.decode(&mut buf).unwrap().is_some() {}
+        assert_eq!(reader.buffered(), codec.buffered());
+    }
+    assert_eq!(reader.buffered(), 0, "the last event was dispatched");
+    reader.feed(b"data: {\"b\"", |_| {});
+    assert_eq!(reader.buffered(), 4, "the value begun, four bytes, is held");
+}
+
 fn event(line: u64, offset: u64, event_type: &str, id: &str, data: &str) -> EventBuf {
     EventBuf {
         line,
@@ -201,6 +221,12 @@ fn an_event_over_the_size_limit_is_skipped_with_bounded_memory_and_reading_goes_
         assert_eq!((got[1].line, got[1].offset), (3, 10));
         assert!(got[1].as_event().error(1000).is_some_and(|e| e.reason().name() == "too-large"));
     }
+    // Only a `message` event is answered: an oversized event of another
+    // type is skipped in silence.
+    let other = format!("event: progress\ndata: {}\n\n", "z".repeat(600));
+    let got = whole_limited(1000 / 4, other.as_bytes());
+    assert_eq!(data_of(&got), ["Oversized { len: 600 }"]);
+    assert_eq!(got[0].as_event().error(250), None);
     // Exactly at the limit is held; one byte more is not.
     assert_eq!(data_of(&events(4, &[b"data: ab\ndata: c\n\n"])), ["ab\nc"]);
     assert_eq!(data_of(&events(4, &[b"data: ab\ndata: cd\n\n"])), ["Oversized { len: 5 }"]);

@@ -208,6 +208,18 @@ fn reads_interrupted_are_retried_and_other_errors_are_returned_without_losing_fr
         }
     }
     assert_eq!(messages, [b"{\"a\":1}".to_vec(), b"{\"b\":2}".to_vec()]);
+    assert!(errors > 0, "an error other than Interrupted reaches the caller");
+}
+
+#[test]
+fn the_reader_holds_exactly_the_bytes_of_the_line_not_yet_ended() {
+    let mut reader = LineReader::new(64);
+    reader.feed(b"{\"a\":1}\n{\"b\"", |_| {});
+    assert_eq!(reader.buffered(), 4);
+    reader.feed(b":2}", |_| {});
+    assert_eq!(reader.buffered(), 7);
+    reader.feed(b"\n", |_| {});
+    assert_eq!(reader.buffered(), 0);
 }
 
 #[test]

@@ -111,9 +111,8 @@ impl Decoder for LineCodec {
         if let Some(frame) = self.decode(buf)? {
             return Ok(Some(frame));
         }
-        if let Some(skipped) = self.skipping.take() {
-            let len = skipped + buf.len() as u64;
-            buf.clear();
+        // `decode` has counted into `skipping` whatever it left unread.
+        if let Some(len) = self.skipping.take() {
             let (line, offset) = self.next_line(len);
             return Ok(Some(FrameBuf::Oversized { line, offset, len }));
         }
