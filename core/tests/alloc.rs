@@ -229,3 +229,24 @@ fn the_line_reader_copies_only_lines_split_across_chunks_and_never_past_the_limi
     let grown = PEAK.with(Cell::get) - live;
     assert!(grown < 4096, "the reader copied the long line: {grown} bytes");
 }
+
+#[test]
+fn an_event_s_data_grows_towards_the_limit_never_past_it() {
+    use mcp_envelope::stream::sse::EventReader;
+    // 600 KB of data under a 1 MB limit, in 4 KiB chunks: doubling from
+    // 512 KiB would reserve 1 MiB; the reader stops at the limit.
+    let limit = 1_000_000;
+    let data = format!("data: {}\n", "x".repeat(600_000));
+    let mut reader = EventReader::new(limit);
+    let live = LIVE.with(Cell::get);
+    for chunk in data.as_bytes().chunks(4096) {
+        reader.feed(chunk, |_| {});
+    }
+    // What the reader holds before the blank line: the data's buffer and
+    // a few small ones.
+    let held = usize::try_from(LIVE.with(Cell::get) - live).unwrap_or(usize::MAX);
+    assert!((600_000..=limit + 1 + 4096).contains(&held), "held {held} bytes for a limit of {limit}");
+    let mut got = 0;
+    reader.feed(b"\n", |e| got += e.message().map_or(0, <[u8]>::len));
+    assert_eq!(got, 600_000);
+}

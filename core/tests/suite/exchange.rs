@@ -391,6 +391,7 @@ fn new_findings_are_handed_out_once_as_the_exchange_goes() {
 #[test]
 fn rule_names_are_stable_and_say_who_broke_them() {
     let pinned: Vec<(&str, &str)> = Rule::ALL.iter().map(|r| (r.name(), r.side().name())).collect();
+    assert!(Rule::ALL.iter().all(|r| r.to_string() == r.name()), "a rule displays as its name");
     assert_eq!(
         pinned,
         [

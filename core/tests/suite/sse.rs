@@ -27,6 +27,49 @@ fn whole_limited(max: usize, stream: &[u8]) -> Vec<EventBuf> {
 }
 
 #[test]
+fn the_pull_reader_retries_interrupted_reads_and_returns_other_errors() {
+    use crate::stream::Flaky;
+    let chunks = vec![&b"data: {\"a\""[..], b":1}\n\ndata: 2", b"\n\n"];
+    let interrupted = Flaky { chunks: chunks.clone(), fail_next: true, kind: std::io::ErrorKind::Interrupted };
+    let got: Vec<EventBuf> = Events::new(BufReader::new(interrupted), 64).map(Result::unwrap).collect();
+    assert_eq!(data_of(&got), ["{\"a\":1}", "2"]);
+    let failing = Flaky { chunks, fail_next: true, kind: std::io::ErrorKind::TimedOut };
+    let (mut data, mut errors) = (Vec::new(), 0);
+    for item in Events::new(BufReader::new(failing), 64).take(20) {
+        match item {
+            Ok(event) => data.push(event),
+            Err(e) => {
+                assert_eq!(e.kind(), std::io::ErrorKind::TimedOut);
+                errors += 1;
+            }
+        }
+    }
+    assert_eq!((data_of(&data).len(), errors > 0), (2, true));
+}
+
+#[test]
+fn the_readers_hold_the_type_id_and_data_of_the_event_being_read() {
+    let mut reader = EventReader::new(64);
+    // The type `ab` (2), the id `345` (3) and the data begun (4).
+    reader.feed(b"event: ab\nid: 345\ndata: {\"b\"", |_| {});
+    assert_eq!(reader.buffered(), 9);
+    // `message` is the type an empty one stands for: nothing to hold.
+    let mut reader = EventReader::new(64);
+    reader.feed(b"event: message\ndata: {", |_| {});
+    assert_eq!(reader.buffered(), 1);
+}
+
+#[test]
+fn an_id_of_exactly_the_field_limit_is_taken_however_it_is_split() {
+    let stream = format!("id: {}\ndata: a\n\n", "i".repeat(MAX_FIELD_LEN));
+    let bytes = stream.as_bytes();
+    for split in [5, 10, MAX_FIELD_LEN / 2, MAX_FIELD_LEN + 3] {
+        let got = events(1 << 20, &[&bytes[..split], &bytes[split..]]);
+        assert_eq!((got[0].id.len(), data_of(&got)), (MAX_FIELD_LEN, vec!["a".to_owned()]), "split at {split}");
+    }
+}
+
+#[test]
 fn the_readers_hold_only_the_event_not_yet_ended() {
     let mut reader = EventReader::new(64);
     let mut codec = EventCodec::new(64);

@@ -163,10 +163,10 @@ fn a_pull_loop_can_stop_early_and_give_the_reader_back_after_the_last_frame() {
 }
 
 /// A reader that fails once with `kind` before each of its chunks.
-struct Flaky<'a> {
-    chunks: Vec<&'a [u8]>,
-    fail_next: bool,
-    kind: std::io::ErrorKind,
+pub struct Flaky<'a> {
+    pub chunks: Vec<&'a [u8]>,
+    pub fail_next: bool,
+    pub kind: std::io::ErrorKind,
 }
 
 impl std::io::Read for Flaky<'_> {
