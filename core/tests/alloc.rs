@@ -233,20 +233,25 @@ fn the_line_reader_copies_only_lines_split_across_chunks_and_never_past_the_limi
 #[test]
 fn an_event_s_data_grows_towards_the_limit_never_past_it() {
     use mcp_envelope::stream::sse::EventReader;
-    // 600 KB of data under a 1 MB limit, in 4 KiB chunks: doubling from
-    // 512 KiB would reserve 1 MiB; the reader stops at the limit.
+    // Data under a 1 MB limit, fed in chunks: the buffer at most doubles
+    // what it holds (plus a chunk), and never passes the limit: 600 KB
+    // doubling from 512 KiB would reserve 1 MiB; the reader stops at the
+    // limit. A small event reserves little, whatever the limit.
     let limit = 1_000_000;
-    let data = format!("data: {}\n", "x".repeat(600_000));
-    let mut reader = EventReader::new(limit);
-    let live = LIVE.with(Cell::get);
-    for chunk in data.as_bytes().chunks(4096) {
-        reader.feed(chunk, |_| {});
+    for (len, chunk) in [(3_000, 100), (40_000, 512), (300_000, 4096), (600_000, 4096)] {
+        let data = format!("data: {}\n", "x".repeat(len));
+        let mut reader = EventReader::new(limit);
+        let live = LIVE.with(Cell::get);
+        for part in data.as_bytes().chunks(chunk) {
+            reader.feed(part, |_| {});
+        }
+        // What the reader holds before the blank line: the data's buffer
+        // and a few small ones.
+        let held = usize::try_from(LIVE.with(Cell::get) - live).unwrap_or(usize::MAX);
+        let most = (2 * len + chunk).min(limit + 1) + 4096;
+        assert!((len..=most).contains(&held), "held {held} bytes for {len} of data under a limit of {limit}");
+        let mut got = 0;
+        reader.feed(b"\n", |e| got += e.message().map_or(0, <[u8]>::len));
+        assert_eq!(got, len);
     }
-    // What the reader holds before the blank line: the data's buffer and
-    // a few small ones.
-    let held = usize::try_from(LIVE.with(Cell::get) - live).unwrap_or(usize::MAX);
-    assert!((600_000..=limit + 1 + 4096).contains(&held), "held {held} bytes for a limit of {limit}");
-    let mut got = 0;
-    reader.feed(b"\n", |e| got += e.message().map_or(0, <[u8]>::len));
-    assert_eq!(got, 600_000);
 }

@@ -440,6 +440,9 @@ mod tests {
             format!("[{REQUEST},,{REQUEST}]"),
             format!("[{REQUEST} {REQUEST}]"),
             format!("[{REQUEST},{REQUEST}"),
+            // Ending in a comma: the items before it are a valid chunk.
+            format!("[{REQUEST},{REQUEST},"),
+            format!("[{REQUEST},{REQUEST}, \n"),
             format!("[{REQUEST},{REQUEST}]]"),
             format!("[{REQUEST},{REQUEST}] x"),
             format!("[{REQUEST},{{\"jsonrpc\":1,}}]"),

@@ -165,6 +165,8 @@ fn the_value_is_everything_after_the_first_colon() {
 fn a_line_without_a_colon_is_a_field_with_an_empty_value() {
     // `data` alone appends an empty line.
     assert_eq!(data_of(&whole(b"data\ndata: x\ndata\n\n")), ["\nx\n"]);
+    // After a first data line (whole in its chunk, so lent, not copied).
+    assert_eq!(data_of(&whole(b"data: x\ndata\n\n")), ["x\n"]);
     // `id` alone resets the last event id; `event` alone leaves the default.
     let got = whole(b"id: 7\nevent: other\ndata: a\n\nid\nevent\ndata: b\n\n");
     assert_eq!(got, [event(1, 0, "other", "7", "a"), event(5, 28, "message", "", "b")]);

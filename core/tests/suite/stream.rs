@@ -288,4 +288,8 @@ fn the_tokio_codec_writes_one_line_per_message_and_refuses_a_newline_inside_one(
     assert_eq!(&out[..], b"{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n");
     let e = codec.encode(&b"{\n}"[..], &mut out).unwrap_err();
     assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+    // The encoder frames bytes, it does not judge them: even none.
+    let mut out = bytes::BytesMut::new();
+    codec.encode(&b""[..], &mut out).unwrap();
+    assert_eq!(&out[..], b"\n");
 }

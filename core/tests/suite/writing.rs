@@ -90,9 +90,10 @@ fn builders_write_requests_from_checked_payloads() {
 #[test]
 fn strings_take_the_short_escapes_where_json_has_them_and_u00xx_for_other_controls() {
     let mut out = Vec::new();
-    write::string(&mut out, "a \"b\" \\ \n\r\t\u{8}\u{c}\u{0}\u{1f} \u{7f}é");
+    write::string(&mut out, "a \"b\" \\ \n\r\t\u{8}\u{c}\u{0}\u{19}\u{1a}\u{1f} \u{7f}é");
     // A space and DEL are no control characters to JSON: written as they are.
-    let want = format!(r#""a \"b\" \\ \n\r\t\b\f\u0000\u001f {}é""#, '\u{7f}');
+    // 0x19 and 0x1A: the hex digits either side of the step from 9 to a.
+    let want = format!(r#""a \"b\" \\ \n\r\t\b\f\u0000\u0019\u001a\u001f {}é""#, '\u{7f}');
     assert_eq!(String::from_utf8(out).unwrap(), want);
 }
 
