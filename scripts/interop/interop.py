@@ -380,7 +380,8 @@ def main():
             summary = [re.sub(r"(\d+) messages", lambda m: f"{int(m.group(1)) - get_messages} messages", line)
                        for line in tap.stderr.read().splitlines()]
             failures += transcript_failures(f"{name} {mode} {tool}, standard error", summary)
-            failures += transcript_failures(f"{name} {mode} {tool}, log", [l for l in lines if l not in on_get])
+            rest = [line for line in lines if line not in on_get]
+            failures += transcript_failures(f"{name} {mode} {tool}, log", rest)
         entries = [json.loads(line) for line in open(log)]
         messages = [e for e in entries if "kind" in e and e["kind"] not in EVENTLESS]
         findings = [e for e in entries if "finding" in e]
