@@ -32,6 +32,12 @@ DOCS_TAP = os.path.join(HERE, "..", "..", "docs", "tap.md")
 EVENTLESS = {"empty-data", "other-event", "cut"}
 
 
+def is_message(entry):
+    """Whether a log line is a message's (not a finding, a note, or an
+    event that carried none)."""
+    return "kind" in entry and entry["kind"] not in EVENTLESS
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -366,6 +372,8 @@ def main():
                 stop(recorder)
         finally:
             stop(server)
+        lines = open(log).read().splitlines()
+        entries = [json.loads(line) for line in lines]
         if number == 1:
             # docs/tap.md quotes this session (run with the default backend
             # there; `both` logs the same lines when the backends agree).
@@ -374,16 +382,14 @@ def main():
             # open, and whether the tap sees the client close it before the
             # tap is stopped. Its lines are left out, and its messages out of
             # the summary's count; the rest of the page must match.
-            lines = open(log).read().splitlines()
-            on_get = [line for line in lines if '"http_method":"GET"' in line]
-            get_messages = sum('"kind":' in line for line in on_get)
+            on_get = [e.get("http_method") == "GET" for e in entries]
+            get_messages = sum(get and is_message(e) for get, e in zip(on_get, entries))
             summary = [re.sub(r"(\d+) messages", lambda m: f"{int(m.group(1)) - get_messages} messages", line)
                        for line in tap.stderr.read().splitlines()]
             failures += transcript_failures(f"{name} {mode} {tool}, standard error", summary)
-            rest = [line for line in lines if line not in on_get]
+            rest = [line for line, get in zip(lines, on_get) if not get]
             failures += transcript_failures(f"{name} {mode} {tool}, log", rest)
-        entries = [json.loads(line) for line in open(log)]
-        messages = [e for e in entries if "kind" in e and e["kind"] not in EVENTLESS]
+        messages = [e for e in entries if is_message(e)]
         findings = [e for e in entries if "finding" in e]
         invalid = [e for e in messages if "reason" in e or e.get("disagreement")]
         by_method = count(exchanges(record_dir))
