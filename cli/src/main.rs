@@ -6,6 +6,7 @@
 //! `tap` exits with the server's status.
 
 mod input;
+mod net;
 mod render;
 mod summary;
 mod tap;
@@ -65,10 +66,16 @@ struct TapCliArgs {
     /// (port 0 picks a free one; the first line on standard error names it).
     #[arg(long, requires = "http")]
     listen: Option<std::net::SocketAddr>,
-    /// With `--http`: the server, as http://host:port; request paths are
-    /// relayed unchanged.
-    #[arg(long, requires = "http")]
+    /// With `--http`: the server's endpoint URL, as clients are given it
+    /// (https://mcp.example.com/mcp, http://127.0.0.1:3001/mcp). The tap
+    /// serves the same path; requests to other paths are relayed as they
+    /// are, unjudged.
+    #[arg(long, requires = "http", value_name = "URL")]
     upstream: Option<String>,
+    /// With `--http` and an https upstream: a PEM file of certificates to
+    /// trust besides the platform's roots (a private CA).
+    #[arg(long, requires = "upstream", value_name = "FILE")]
+    upstream_ca: Option<std::path::PathBuf>,
     /// After a signal to the tap (passed on to the stdio server), how many
     /// seconds the server has to exit before it is killed.
     #[arg(long, default_value_t = 5.0, value_parser = parse_seconds, conflicts_with = "http")]
@@ -341,6 +348,7 @@ fn main() -> ExitCode {
                     log: args.log,
                     listen,
                     upstream,
+                    upstream_ca: args.upstream_ca,
                 });
             }
             return tap::stdio::run(&tap::stdio::TapArgs {

@@ -2,19 +2,29 @@
 //! upstream (both here, byte-exact): relay unchanged, an event stream
 //! passed on event by event as it arrives, one log line per message and
 //! per finding, and an upstream that is gone, dies mid-stream, or is sent
-//! more than the size limit.
+//! more than the size limit; the endpoint URL as users give it (a path,
+//! https with a private CA) and one upstream connection per client
+//! connection.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, reason = "tests fail loudly")]
+
+mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use rustls_pki_types::pem::PemObject;
+use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 use serde_json::Value;
+use tokio_rustls::rustls::{ServerConfig, ServerConnection, StreamOwned, crypto};
+
+use common::certs;
 
 /// What the scripted upstream does on one connection, after reading the
 /// request.
@@ -31,11 +41,13 @@ struct Upstream {
     requests: Receiver<Vec<u8>>,
 }
 
-fn read_request(stream: &mut TcpStream) -> Vec<u8> {
+/// One request, head and body; what came before the end (or a failure:
+/// a TLS client that gave up) when the stream ends first.
+fn read_request(stream: &mut impl Read) -> Vec<u8> {
     let mut request = Vec::new();
     let mut byte = [0u8; 1];
     while !request.ends_with(b"\r\n\r\n") {
-        if stream.read(&mut byte).unwrap() == 0 {
+        if stream.read(&mut byte).unwrap_or(0) == 0 {
             return request;
         }
         request.push(byte[0]);
@@ -44,8 +56,9 @@ fn read_request(stream: &mut TcpStream) -> Vec<u8> {
     let length =
         head.lines().find_map(|l| l.strip_prefix("content-length:")).map_or(0, |v| v.trim().parse::<usize>().unwrap());
     let mut body = vec![0; length];
-    stream.read_exact(&mut body).unwrap();
-    request.extend(body);
+    if stream.read_exact(&mut body).is_ok() {
+        request.extend(body);
+    }
     request
 }
 
@@ -81,12 +94,16 @@ struct Tap {
 
 impl Tap {
     fn start(name: &str, upstream: u16, extra: &[&str]) -> Tap {
+        Tap::start_at(name, &format!("http://127.0.0.1:{upstream}"), extra).0
+    }
+
+    /// A tap in front of `url`, and the first line it printed.
+    fn start_at(name: &str, url: &str, extra: &[&str]) -> (Tap, String) {
         let dir = std::env::temp_dir().join(format!("mcp-envelope-tap-http-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let log = dir.join("log.jsonl");
         let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-envelope"))
-            .args(["tap", "--http", "--listen", "127.0.0.1:0"])
-            .args(["--upstream", &format!("http://127.0.0.1:{upstream}")])
+            .args(["tap", "--http", "--listen", "127.0.0.1:0", "--upstream", url])
             .args(["--log", log.to_str().unwrap()])
             .args(extra)
             .stderr(Stdio::piped())
@@ -94,9 +111,9 @@ impl Tap {
             .unwrap();
         let mut first = String::new();
         BufReader::new(child.stderr.take().unwrap()).read_line(&mut first).unwrap();
-        let address = first.split("http://").nth(1).and_then(|a| a.split(',').next()).unwrap();
+        let address = first.split("http://").nth(1).and_then(|a| a.split([',', '/']).next()).unwrap();
         let port = address.rsplit(':').next().unwrap().parse().unwrap();
-        Tap { child, port, log }
+        (Tap { child, port, log }, first)
     }
 
     fn connect(&self) -> TcpStream {
@@ -190,11 +207,13 @@ fn tap_http_relays_a_json_exchange_unchanged_and_logs_each_message_once() {
     assert!(head.starts_with("HTTP/1.1 200"), "{head}");
     assert!(head.to_ascii_lowercase().contains("x-server: scripted"), "{head}");
     assert_eq!(body, answer.as_bytes());
-    // Upstream got the path, the query, the Host and the body unchanged.
+    // Upstream got the path, the query and the body unchanged, and its own
+    // name as the Host (a server behind a name serves by it).
     let request = up.requests.recv().unwrap();
     let text = String::from_utf8_lossy(&request);
     assert!(text.starts_with("POST /mcp?x=1 HTTP/1.1\r\n"), "{text}");
-    assert!(text.to_ascii_lowercase().contains("host: example.test\r\n"), "{text}");
+    assert!(text.to_ascii_lowercase().contains(&format!("host: 127.0.0.1:{}\r\n", up.port)), "{text}");
+    assert!(!text.to_ascii_lowercase().contains("example.test"), "{text}");
     assert!(text.contains("X-Trace: abc\r\n") || text.contains("x-trace: abc\r\n"), "{text}");
     assert!(request.ends_with(PING));
     let log = tap.log(2);
@@ -325,19 +344,267 @@ fn tap_http_relays_a_request_past_the_size_limit_whole_and_logs_it_as_too_large(
 }
 
 #[test]
-fn tap_http_wants_a_plain_http_upstream_without_a_path() {
-    for (upstream, says) in
-        [("https://example.test", "plain HTTP"), ("http://127.0.0.1:1/mcp", "relayed as the client sends")]
-    {
-        let out = Command::new(env!("CARGO_BIN_EXE_mcp-envelope"))
-            .args(["tap", "--http", "--listen", "127.0.0.1:0", "--upstream", upstream])
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2));
-        assert!(String::from_utf8_lossy(&out.stderr).contains(says), "{}", String::from_utf8_lossy(&out.stderr));
+fn tap_http_refuses_an_upstream_url_it_cannot_reach_and_says_why() {
+    for (upstream, extra, says) in [
+        ("ftp://example.test/mcp", None, "http or https"),
+        ("127.0.0.1:3001", None, "scheme"),
+        ("https://user:secret@example.test/mcp", None, "password"),
+        ("http://127.0.0.1:1/mcp", Some("ca.pem"), "https"),
+        ("https://127.0.0.1:1/mcp", Some("/nonexistent/ca.pem"), "--upstream-ca /nonexistent/ca.pem"),
+    ] {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_mcp-envelope"));
+        command.args(["tap", "--http", "--listen", "127.0.0.1:0", "--upstream", upstream]);
+        if let Some(ca) = extra {
+            command.args(["--upstream-ca", ca]);
+        }
+        let out = command.output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{upstream}: {stderr}");
+        assert!(stderr.contains(says) && !stderr.contains("secret@"), "{upstream}: {stderr}");
     }
     let out = Command::new(env!("CARGO_BIN_EXE_mcp-envelope")).args(["tap", "--http"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "--listen and --upstream are required");
+}
+
+/// An upstream that keeps its connections open and answers each request
+/// with a JSON result; it says when it accepts a connection (`accept N`)
+/// and on which connection each request came (`N: request line`).
+fn keep_alive_upstream() -> (u16, Receiver<String>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (said, heard) = mpsc::channel();
+    thread::spawn(move || {
+        for (n, stream) in listener.incoming().enumerate() {
+            let Ok(mut stream) = stream else { return };
+            let said: Sender<String> = said.clone();
+            let _ = said.send(format!("accept {}", n + 1));
+            thread::spawn(move || {
+                loop {
+                    let request = read_request(&mut stream);
+                    if request.is_empty() {
+                        return;
+                    }
+                    let line = String::from_utf8_lossy(&request).lines().next().unwrap_or_default().to_owned();
+                    let _ = said.send(format!("{}: {line}", n + 1));
+                    if stream.write_all(&json_response(r#"{"jsonrpc":"2.0","id":7,"result":{}}"#)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    (port, heard)
+}
+
+/// Sends a POST on a kept-alive connection and reads its one response.
+fn post_kept_alive(stream: &mut TcpStream, body: &[u8]) -> String {
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
+         MCP-Protocol-Version: 2025-11-25\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(&[head.as_bytes(), body].concat()).unwrap();
+    let response = read_request(stream);
+    String::from_utf8_lossy(&response).into_owned()
+}
+
+#[test]
+fn tap_http_gives_each_client_connection_its_own_upstream_connection_opened_when_the_client_connects() {
+    let (port, heard) = keep_alive_upstream();
+    let tap = Tap::start("links", port, &["--revision", "2025-11-25"]);
+    let next = || heard.recv_timeout(Duration::from_secs(20)).unwrap();
+    // Connected, nothing sent yet: the upstream connection is opening.
+    let mut a = tap.connect();
+    assert_eq!(next(), "accept 1");
+    let mut b = tap.connect();
+    assert_eq!(next(), "accept 2");
+    // Each client connection's requests go on its own upstream connection,
+    // in order, whatever the other connections do.
+    assert!(post_kept_alive(&mut b, PING).starts_with("HTTP/1.1 200"));
+    assert_eq!(next(), "2: POST /mcp HTTP/1.1");
+    assert!(post_kept_alive(&mut a, PING).starts_with("HTTP/1.1 200"));
+    assert_eq!(next(), "1: POST /mcp HTTP/1.1");
+    assert!(post_kept_alive(&mut a, PING).starts_with("HTTP/1.1 200"));
+    assert_eq!(next(), "1: POST /mcp HTTP/1.1");
+    drop((a, b));
+    assert!(heard.recv_timeout(Duration::from_millis(200)).is_err(), "no other connection, no other request");
+}
+
+/// A keep-alive upstream on one thread, so that it takes requests in the
+/// order they reach its sockets, as a server's event loop does; it says
+/// `accept N` for each connection and `N: request line` for each request.
+fn event_loop_upstream() -> (u16, Receiver<String>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    listener.set_nonblocking(true).unwrap();
+    let (said, heard) = mpsc::channel();
+    thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(async move {
+            use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            for n in 1.. {
+                let Ok((stream, _)) = listener.accept().await else { return };
+                let said: Sender<String> = said.clone();
+                tokio::spawn(async move {
+                    // Said in the task's first poll, which goes on to wait
+                    // for the socket: from then on it is woken in the order
+                    // its socket is read to.
+                    let _ = said.send(format!("accept {n}"));
+                    let mut stream = tokio::io::BufReader::new(stream);
+                    loop {
+                        let (mut first, mut line, mut length) = (String::new(), String::new(), 0);
+                        if stream.read_line(&mut first).await.unwrap_or(0) == 0 {
+                            return;
+                        }
+                        while stream.read_line(&mut line).await.unwrap_or(0) > 2 {
+                            if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                                length = value.trim().parse().unwrap();
+                            }
+                            line.clear();
+                        }
+                        let mut body = vec![0; length];
+                        stream.read_exact(&mut body).await.unwrap();
+                        let _ = said.send(format!("{n}: {}", first.trim_end()));
+                        let answer = json_response(r#"{"jsonrpc":"2.0","id":7,"result":{}}"#);
+                        if stream.get_mut().write_all(&answer).await.is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+        });
+    });
+    (port, heard)
+}
+
+#[test]
+fn tap_http_relays_requests_written_a_moment_apart_on_two_connections_in_the_order_they_came() {
+    let (port, heard) = event_loop_upstream();
+    let tap = Tap::start("order", port, &["--revision", "2025-11-25"]);
+    let next = || heard.recv_timeout(Duration::from_secs(20)).unwrap();
+    let (mut a, mut b) = (tap.connect(), tap.connect());
+    assert_eq!((next(), next()), ("accept 1".to_owned(), "accept 2".to_owned()));
+    let request = |path: &str| {
+        format!(
+            "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, \
+             text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\nContent-Length: {}\r\n\r\n{}",
+            PING.len(),
+            String::from_utf8_lossy(PING)
+        )
+    };
+    let (first, second) = (request("/first"), request("/second"));
+    // A client that opens its GET stream as it posts a tools/call writes
+    // two requests on two connections microseconds apart; the server must
+    // see them in that order, as it does without the tap.
+    for round in 0..200 {
+        a.write_all(first.as_bytes()).unwrap();
+        b.write_all(second.as_bytes()).unwrap();
+        let order = (next(), next());
+        assert_eq!(
+            order,
+            ("1: POST /first HTTP/1.1".to_owned(), "2: POST /second HTTP/1.1".to_owned()),
+            "round {round}"
+        );
+        for stream in [&mut a, &mut b] {
+            assert!(String::from_utf8_lossy(&read_request(stream)).starts_with("HTTP/1.1 200"));
+        }
+    }
+}
+
+#[test]
+fn tap_http_serves_the_endpoint_s_path_with_its_query_and_relays_other_paths_unjudged() {
+    let answer = r#"{"jsonrpc":"2.0","id":7,"result":{}}"#;
+    let metadata = r#"{"resource":"http://127.0.0.1/mcp"}"#;
+    let up = upstream(vec![vec![Step::Send(json_response(answer))], vec![Step::Send(json_response(metadata))]]);
+    let url = format!("http://127.0.0.1:{}/mcp?key=secret", up.port);
+    let (tap, first) = Tap::start_at("endpoint", &url, &["--revision", "2025-11-25"]);
+    assert!(first.contains(&format!("/mcp, relaying to http://127.0.0.1:{}/mcp?…", up.port)), "{first}");
+    assert!(!first.contains("secret"), "{first}");
+    // The endpoint: relayed with the URL's query, judged.
+    let (head, body) = body_of(&tap.post(&[ACCEPT, JSON, V1125], PING));
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert_eq!(body, answer.as_bytes());
+    let request = String::from_utf8_lossy(&up.requests.recv().unwrap()).into_owned();
+    assert!(request.starts_with("POST /mcp?key=secret&x=1 HTTP/1.1\r\n"), "{request}");
+    // Another path: relayed as sent, not judged, noted.
+    let mut stream = tap.connect();
+    stream
+        .write_all(b"GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).unwrap();
+    assert_eq!(body_of(&response).1, metadata.as_bytes());
+    let request = String::from_utf8_lossy(&up.requests.recv().unwrap()).into_owned();
+    assert!(request.starts_with("GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\n"), "{request}");
+    let log = tap.log(3);
+    assert_eq!(log.len(), 3, "two messages of the endpoint, one note: {log:?}");
+    assert_eq!((&log[2]["exchange"], &log[2]["note"]), (&2.into(), &"off-endpoint".into()), "{log:?}");
+    assert!(log.iter().all(|l| !l.to_string().contains("secret")), "{log:?}");
+}
+
+/// An https upstream with the tests' own certificate: each connection gets
+/// `answer` to its one request, or nothing if the client refuses the
+/// certificate.
+fn tls_upstream(certs: &certs::Certs, answer: &'static str) -> (u16, Receiver<Vec<u8>>) {
+    let chain = vec![CertificateDer::from_pem_slice(certs.cert.as_bytes()).unwrap()];
+    let key = PrivateKeyDer::from_pem_slice(certs.key.as_bytes()).unwrap();
+    let config = ServerConfig::builder_with_provider(Arc::new(crypto::aws_lc_rs::default_provider()))
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(chain, key)
+        .unwrap();
+    let config = Arc::new(config);
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (sent, requests) = mpsc::channel();
+    thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(tcp) = stream else { return };
+            let mut tls = StreamOwned::new(ServerConnection::new(Arc::clone(&config)).unwrap(), tcp);
+            let request = read_request(&mut tls);
+            if request.is_empty() {
+                continue;
+            }
+            let _ = sent.send(request);
+            let _ = tls.write_all(&json_response(answer)).and_then(|()| tls.flush());
+            tls.conn.send_close_notify();
+            let _ = tls.flush();
+        }
+    });
+    (port, requests)
+}
+
+#[test]
+fn tap_http_reaches_an_https_upstream_it_trusts_through_upstream_ca_and_no_other() {
+    let certs = certs::make().unwrap();
+    let dir = std::env::temp_dir().join(format!("mcp-envelope-tap-http-tls-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ca = dir.join("ca.pem");
+    std::fs::write(&ca, &certs.ca).unwrap();
+    let answer = r#"{"jsonrpc":"2.0","id":7,"result":{}}"#;
+    let (port, requests) = tls_upstream(&certs, answer);
+    for host in ["127.0.0.1", "localhost"] {
+        let url = format!("https://{host}:{port}/mcp");
+        let (tap, _) = Tap::start_at("tls", &url, &["--revision", "2025-11-25", "--upstream-ca", ca.to_str().unwrap()]);
+        let (head, body) = body_of(&tap.post(&[ACCEPT, JSON, V1125], PING));
+        assert!(head.starts_with("HTTP/1.1 200"), "{host}: {head}");
+        assert_eq!(body, answer.as_bytes());
+        let request = String::from_utf8_lossy(&requests.recv().unwrap()).into_owned();
+        assert!(request.starts_with("POST /mcp?x=1 HTTP/1.1\r\n"), "{request}");
+        assert!(request.to_ascii_lowercase().contains(&format!("host: {host}:{port}\r\n")), "{request}");
+        let log = tap.log(2);
+        assert_eq!((&log[1]["kind"], &log[1]["status"]), (&"result".into(), &200.into()), "{log:?}");
+    }
+    // Without the CA, the certificate is refused: 502, and the log says why.
+    let (tap, _) = Tap::start_at("untrusted", &format!("https://127.0.0.1:{port}/mcp"), &["--revision", "2025-11-25"]);
+    let (head, body) = body_of(&tap.post(&[ACCEPT, JSON, V1125], PING));
+    assert!(head.starts_with("HTTP/1.1 502"), "{head}");
+    assert!(String::from_utf8_lossy(&body).contains("certificate"), "{}", String::from_utf8_lossy(&body));
+    let log = tap.log(2);
+    assert_eq!(log[1]["note"], "upstream-unreachable", "{log:?}");
+    assert!(requests.try_recv().is_err(), "nothing was sent to a server the tap does not trust");
 }
 
 #[test]

@@ -129,7 +129,7 @@ def header_mismatch(args, py):
     try:
         wait_for(port, "py-sdk-sse", server)
         tap = subprocess.Popen([args.bin, "tap", "--http", "--listen", f"127.0.0.1:{tport}",
-                                "--upstream", f"http://127.0.0.1:{port}", "--log", log], stderr=subprocess.DEVNULL)
+                                "--upstream", f"http://127.0.0.1:{port}/mcp", "--log", log], stderr=subprocess.DEVNULL)
         try:
             wait_for(tport, "the tap", tap)
             body = json.dumps({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
@@ -360,7 +360,7 @@ def main():
             rport, tport = free_port(), free_port()
             recorder = subprocess.Popen([py, os.path.join(HERE, "recorder.py"), str(rport), str(port), record_dir])
             tap = subprocess.Popen([args.bin, "tap", "--http", "--listen", f"127.0.0.1:{tport}",
-                                    "--upstream", f"http://127.0.0.1:{rport}", "--backend", "both", "--log", log],
+                                    "--upstream", f"http://127.0.0.1:{rport}/mcp", "--backend", "both", "--log", log],
                                    stderr=subprocess.PIPE, text=True)
             try:
                 wait_for(rport, "the recorder", recorder)

@@ -1,64 +1,17 @@
-//! Relaying: where a request goes upstream, which headers belong to one
-//! hop only, and the bodies the proxy hands on.
+//! Relaying: which headers belong to one hop only, and the bodies the
+//! proxy hands on.
 
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use bytes::{Bytes, BytesMut};
 use http_body::{Body, Frame, SizeHint};
-use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full};
-use hyper::Uri;
 use hyper::body::Incoming;
 use hyper::header::{self, HeaderMap, HeaderName};
-use hyper::http::uri::{Authority, PathAndQuery};
 
 /// Every body the proxy sends, either way.
-pub type ProxyBody = BoxBody<Bytes, hyper::Error>;
-
-/// The upstream server: the scheme and authority of `--upstream`. Paths
-/// and queries are relayed as the client sent them.
-#[derive(Clone, Debug)]
-pub struct Upstream {
-    authority: Authority,
-}
-
-impl Upstream {
-    /// Reads `--upstream`: `http://host:port`, with no path (or `/`).
-    pub fn parse(url: &str) -> Result<Upstream, String> {
-        let uri: Uri = url.parse().map_err(|e| format!("--upstream {url:?}: {e}"))?;
-        match uri.scheme_str() {
-            Some("http") => {}
-            Some("https") => {
-                return Err(format!(
-                    "--upstream {url}: the tap speaks plain HTTP/1.1; run it between the client and the \
-                     server (or the TLS terminator in front of it)"
-                ));
-            }
-            _ => return Err(format!("--upstream {url:?}: give an http:// URL, such as http://127.0.0.1:3001")),
-        }
-        let authority = uri.authority().cloned().ok_or_else(|| format!("--upstream {url:?}: no host"))?;
-        if uri.path_and_query().is_some_and(|p| p.as_str() != "/") {
-            return Err(format!(
-                "--upstream {url}: give only the scheme and host (http://{authority}); request paths such \
-                 as /mcp are relayed as the client sends them"
-            ));
-        }
-        Ok(Upstream { authority })
-    }
-
-    /// The upstream URI for a request to `uri`.
-    pub fn uri(&self, uri: &Uri) -> Result<Uri, hyper::http::Error> {
-        let path = uri.path_and_query().cloned().unwrap_or_else(|| PathAndQuery::from_static("/"));
-        Uri::builder().scheme("http").authority(self.authority.clone()).path_and_query(path).build()
-    }
-}
-
-impl std::fmt::Display for Upstream {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "http://{}", self.authority)
-    }
-}
+pub type ProxyBody = crate::net::Body;
 
 /// Removes the headers that describe one connection rather than the
 /// message (RFC 9110, section 7.6.1), and those `Connection` names.

@@ -2,6 +2,15 @@
 //! HTTP server that relays every request and response unchanged and logs
 //! one JSON line per message either way, and one per exchange finding.
 //!
+//! `--upstream` is the endpoint URL as users have it (`http` or `https`,
+//! with its path). The tap never changes the order in which requests
+//! reach the server: it runs on one thread, so it reads requests in the
+//! order they arrive, and each client connection gets its own upstream
+//! connection ([`Link`]), opened when the client connects, so no request
+//! waits for a connection while a later one takes an idle one. Requests
+//! to the endpoint's path are judged; others (OAuth discovery under
+//! `/.well-known`, say) are relayed as they are and noted.
+//!
 //! A request body is read (up to the size limit) and judged before it is
 //! relayed, so its ids and headers are known when the response starts.
 //! A response is relayed frame by frame as it arrives; each frame is read
@@ -16,6 +25,7 @@ use std::collections::HashMap;
 use std::convert::Infallible;
 use std::io::{self, Write};
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -23,21 +33,21 @@ use std::time::Duration;
 
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
-use hyper::header::{CONTENT_TYPE, HeaderMap};
+use hyper::header::{CONTENT_TYPE, HOST, HeaderMap};
+use hyper::http::request::Parts;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper::{Method, Request, Response, StatusCode};
-use hyper_util::client::legacy::Client;
-use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper::{Method, Request, Response, StatusCode, Uri, Version};
+use hyper_util::rt::TokioIo;
 use mcp_envelope::exchange::{Conversation, Exchange, Headers};
 use mcp_envelope::{Error, Limits, Revision};
 use tokio::net::TcpListener;
 
 use self::checked::{Checked, Judge};
-use self::forward::{Collected, Prefixed, ProxyBody, Upstream};
+use self::forward::{Collected, Prefixed, ProxyBody};
 use self::sink::{From, Sink};
 use super::open_log;
+use crate::net::{Endpoint, Link, Target};
 use crate::{BackendChoice, Parsers};
 
 /// Everything `tap --http` needs, from the command line.
@@ -48,12 +58,13 @@ pub struct HttpArgs {
     pub log: Option<String>,
     pub listen: SocketAddr,
     pub upstream: String,
+    /// A PEM file of roots to trust besides the platform's (`https`).
+    pub upstream_ca: Option<PathBuf>,
 }
 
 /// What every exchange shares.
 pub struct State {
-    upstream: Upstream,
-    client: Client<HttpConnector, ProxyBody>,
+    endpoint: Arc<Endpoint>,
     backend: BackendChoice,
     pub limits: Limits,
     revision: Revision,
@@ -149,9 +160,57 @@ impl Drop for Waiting<'_> {
     }
 }
 
+/// Readies a request for the upstream: its target in origin form, its
+/// `Host` the endpoint's, HTTP/1.1, the hop-by-hop headers gone.
+fn upstream_head(parts: &mut Parts, target: Target, endpoint: &Endpoint) {
+    parts.uri = Uri::from(target.path_and_query);
+    parts.version = Version::HTTP_11;
+    forward::strip_hop_by_hop(&mut parts.headers);
+    parts.headers.insert(HOST, endpoint.host_header().clone());
+}
+
+/// Relays a request to a path other than the endpoint's (OAuth discovery,
+/// say) as it is, unjudged, with a note.
+async fn off_endpoint(
+    state: &State,
+    link: &tokio::sync::Mutex<Link>,
+    number: u64,
+    request: Request<Incoming>,
+    target: Target,
+) -> Response<ProxyBody> {
+    let (mut parts, body) = request.into_parts();
+    let detail = format!(
+        "{} is not the endpoint's path {}: relayed unjudged",
+        target.path_and_query.path(),
+        state.endpoint.path()
+    );
+    state.write(crate::render::note_line(number, parts.method.as_str(), "off-endpoint", Some(&detail)));
+    let method = parts.method.clone();
+    upstream_head(&mut parts, target, &state.endpoint);
+    match link.lock().await.send(Request::from_parts(parts, body.boxed())).await {
+        Ok(response) => {
+            let (mut parts, body) = response.into_parts();
+            forward::strip_hop_by_hop(&mut parts.headers);
+            Response::from_parts(parts, body.boxed())
+        }
+        Err(e) => {
+            state.write(crate::render::note_line(number, method.as_str(), "upstream-unreachable", Some(&e)));
+            refusal(StatusCode::BAD_GATEWAY, &format!("mcp-envelope tap: {e}"))
+        }
+    }
+}
+
 /// Relays one request and its response, judging both.
-async fn exchange(state: Arc<State>, request: Request<Incoming>) -> Result<Response<ProxyBody>, Infallible> {
+async fn exchange(
+    state: Arc<State>,
+    link: Arc<tokio::sync::Mutex<Link>>,
+    request: Request<Incoming>,
+) -> Result<Response<ProxyBody>, Infallible> {
     let number = state.exchanges.fetch_add(1, Ordering::Relaxed) + 1;
+    let target = state.endpoint.target(request.uri());
+    if !target.endpoint {
+        return Ok(off_endpoint(&state, &link, number, request, target).await);
+    }
     let mut waiting = Waiting { state: &state, number, method: request.method().clone(), armed: true };
     let (mut parts, body) = request.into_parts();
     let session = session_of(&parts.headers);
@@ -206,23 +265,14 @@ async fn exchange(state: Arc<State>, request: Request<Incoming>) -> Result<Respo
         state.forget(id);
     }
 
-    let uri = match state.upstream.uri(&parts.uri) {
-        Ok(uri) => uri,
-        Err(e) => {
-            waiting.armed = false;
-            sink.note("upstream-unreachable", Some(&e.to_string()));
-            return Ok(refusal(StatusCode::BAD_GATEWAY, "the request's path cannot be relayed"));
-        }
-    };
-    parts.uri = uri;
-    forward::strip_hop_by_hop(&mut parts.headers);
-    let response = match state.client.request(Request::from_parts(parts, body)).await {
+    upstream_head(&mut parts, target, &state.endpoint);
+    let sent = link.lock().await.send(Request::from_parts(parts, body)).await;
+    let response = match sent {
         Ok(response) => response,
         Err(e) => {
             waiting.armed = false;
-            let detail = format!("{}: {e}", state.upstream);
-            sink.note("upstream-unreachable", Some(&detail));
-            return Ok(refusal(StatusCode::BAD_GATEWAY, &format!("mcp-envelope tap: {detail}")));
+            sink.note("upstream-unreachable", Some(&e));
+            return Ok(refusal(StatusCode::BAD_GATEWAY, &format!("mcp-envelope tap: {e}")));
         }
     };
     waiting.armed = false;
@@ -291,8 +341,10 @@ async fn serve(listener: TcpListener, state: Arc<State>) {
         };
         let _ = stream.set_nodelay(true);
         let state = Arc::clone(&state);
+        // Opened now, while the client writes its first request.
+        let link = Arc::new(tokio::sync::Mutex::new(Link::open(Arc::clone(&state.endpoint))));
         tokio::spawn(async move {
-            let service = service_fn(move |request| exchange(Arc::clone(&state), request));
+            let service = service_fn(move |request| exchange(Arc::clone(&state), Arc::clone(&link), request));
             // A connection's error (the client hung up) is the client's
             // business; its exchanges have logged what they saw.
             let _ = http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
@@ -301,10 +353,10 @@ async fn serve(listener: TcpListener, state: Arc<State>) {
 }
 
 pub fn run(args: &HttpArgs) -> ExitCode {
-    let upstream = match Upstream::parse(&args.upstream) {
-        Ok(upstream) => upstream,
+    let endpoint = match Endpoint::parse(&args.upstream, args.upstream_ca.as_deref()) {
+        Ok(endpoint) => Arc::new(endpoint),
         Err(e) => {
-            eprintln!("mcp-envelope tap: {e}");
+            eprintln!("mcp-envelope tap: --upstream {}: {e}", crate::net::redacted(&args.upstream));
             return ExitCode::from(2);
         }
     };
@@ -315,37 +367,34 @@ pub fn run(args: &HttpArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    // One thread: readiness is handled in the order the kernel reports it,
+    // so requests a client writes a moment apart on two connections are
+    // relayed in that order, as a server's own event loop would take them
+    // directly. On two threads either could go first, and a POST that
+    // overtook the GET stream opened just before it ran its tool before
+    // the server had a stream for the tool's request to the client.
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(e) => {
             eprintln!("mcp-envelope tap: starting the runtime: {e}");
             return ExitCode::from(2);
         }
     };
-    let state = {
-        let _entered = runtime.enter();
-        Arc::new(State {
-            client: Client::builder(TokioExecutor::new()).build({
-                // Each message is written whole: Nagle would only delay it.
-                let mut connector = HttpConnector::new();
-                connector.set_nodelay(true);
-                connector
-            }),
-            upstream,
-            backend: args.backend,
-            limits: args.limits,
-            revision: args.revision,
-            log: Mutex::new(log),
-            log_failed: AtomicBool::new(false),
-            sessions: Mutex::new(HashMap::new()),
-            sessionless: Mutex::new(Conversation::new(args.revision)),
-            exchanges: AtomicU64::new(0),
-            messages: AtomicU64::new(0),
-            invalid: AtomicU64::new(0),
-            disagreements: AtomicU64::new(0),
-            findings: AtomicU64::new(0),
-        })
-    };
+    let state = Arc::new(State {
+        endpoint,
+        backend: args.backend,
+        limits: args.limits,
+        revision: args.revision,
+        log: Mutex::new(log),
+        log_failed: AtomicBool::new(false),
+        sessions: Mutex::new(HashMap::new()),
+        sessionless: Mutex::new(Conversation::new(args.revision)),
+        exchanges: AtomicU64::new(0),
+        messages: AtomicU64::new(0),
+        invalid: AtomicU64::new(0),
+        disagreements: AtomicU64::new(0),
+        findings: AtomicU64::new(0),
+    });
     let listener = match runtime.block_on(TcpListener::bind(args.listen)) {
         Ok(listener) => listener,
         Err(e) => {
@@ -356,7 +405,8 @@ pub fn run(args: &HttpArgs) -> ExitCode {
     let address = listener.local_addr().map_or_else(|_| args.listen.to_string(), |a| a.to_string());
     // The address is the first line on standard error, so a script that
     // asked for port 0 can read the port it got.
-    eprintln!("mcp-envelope tap: listening on http://{address}, relaying to {}", state.upstream);
+    let path = Some(state.endpoint.path()).filter(|p| *p != "/").unwrap_or_default();
+    eprintln!("mcp-envelope tap: listening on http://{address}{path}, relaying to {}", state.endpoint);
     runtime.block_on(serve(listener, Arc::clone(&state)));
     // Open streams are dropped with the runtime; each logs that it ended.
     runtime.shutdown_timeout(Duration::from_millis(500));

@@ -1,0 +1,17 @@
+//! Reaching a Streamable HTTP server as users name it: its endpoint URL
+//! ([`Endpoint`]: `http` or `https`, a host, a port or none, a path), TLS
+//! through rustls ([`tls`]), and one HTTP/1.1 connection to it that
+//! reconnects when the server closes it ([`Link`]).
+
+mod endpoint;
+mod link;
+mod tls;
+
+use bytes::Bytes;
+use http_body_util::combinators::BoxBody;
+
+pub use endpoint::{Endpoint, Target, redacted};
+pub use link::Link;
+
+/// Every body sent over a [`Link`].
+pub type Body = BoxBody<Bytes, hyper::Error>;
