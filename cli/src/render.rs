@@ -329,6 +329,8 @@ pub fn http_eventless_line(http: &Http<'_>, what: Eventless<'_>) -> io::Result<V
 struct FindingLine {
     exchange: u64,
     finding: &'static str,
+    /// `violation` (a MUST broken) or `warning` (a SHOULD).
+    severity: &'static str,
     side: &'static str,
     place: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -363,6 +365,7 @@ pub fn finding_line(exchange: u64, finding: &Finding) -> io::Result<Vec<u8>> {
     let entry = FindingLine {
         exchange,
         finding: finding.rule.name(),
+        severity: finding.severity().name(),
         side: finding.rule.side().name(),
         place,
         header,

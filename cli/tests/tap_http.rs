@@ -269,7 +269,7 @@ fn tap_http_passes_an_event_stream_on_event_by_event_as_it_arrives() {
 
 #[test]
 fn tap_http_logs_a_2026_07_28_header_mismatch_with_its_32020_reply() {
-    let call = br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"delete_repo","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+    let call = br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"delete_repo","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
     let refusal = r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32020,"message":"header mismatch"}}"#;
     let up = upstream(vec![vec![Step::Send(
         format!(
@@ -494,6 +494,15 @@ fn tap_http_relays_requests_written_a_moment_apart_on_two_connections_in_the_ord
         )
     };
     let (first, second) = (request("/first"), request("/second"));
+    // One exchange on each connection first, one after the other: the
+    // tap's task for a connection then waits on its socket, as it does
+    // for the rest of a session (a request that lands before that task
+    // first runs is read when it runs, a race of any server's own).
+    for (stream, path, n) in [(&mut a, &first, 1), (&mut b, &second, 2)] {
+        stream.write_all(path.as_bytes()).unwrap();
+        assert!(next().starts_with(&format!("{n}: POST")));
+        assert!(String::from_utf8_lossy(&read_request(stream)).starts_with("HTTP/1.1 200"));
+    }
     // A client that opens its GET stream as it posts a tools/call writes
     // two requests on two connections microseconds apart; the server must
     // see them in that order, as it does without the tap.

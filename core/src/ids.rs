@@ -136,6 +136,15 @@ impl InFlight {
         }
     }
 
+    /// The request with `id` is taken back, as if never sent: its sender
+    /// may use the id again (a request refused by HTTP before any JSON-RPC
+    /// answer, which a client may send again after authorising).
+    pub fn withdraw(&mut self, id: &Id<'_>) {
+        if self.in_flight.remove(id) && self.reuse == IdReuse::Session {
+            self.used.remove(id);
+        }
+    }
+
     /// Whether a request with `id` awaits its response.
     #[must_use]
     pub fn is_in_flight(&self, id: &Id<'_>) -> bool {

@@ -134,7 +134,7 @@ def header_mismatch(args, py):
             wait_for(tport, "the tap", tap)
             body = json.dumps({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
                                "params": {"name": "echo", "arguments": {"text": "hi"},
-                                          "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}}, separators=(",", ":"))
+                                          "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}}, separators=(",", ":"))
             connection = http.client.HTTPConnection("127.0.0.1", tport, timeout=30)
             connection.request("POST", "/mcp", body, {
                 "Content-Type": "application/json", "Accept": "application/json, text/event-stream",

@@ -40,6 +40,9 @@ fn respond(exchange: &mut Exchange, parser: &mut Parser, body: &[u8], chunks: &[
             let mut reader = EventReader::new(MAX_EVENT);
             let mut event = |exchange: &mut Exchange, e: crate::stream::sse::Event<'_>| {
                 let place = Place::Response { line: e.line, offset: e.offset };
+                if !e.id.is_empty() {
+                    exchange.event_id();
+                }
                 match (e.message(), e.body) {
                     (Some(data), _) => exchange.message(place, &parser.parse(data)),
                     (None, Body::Oversized { .. } | Body::Cut) => exchange.unreadable(),
@@ -72,7 +75,8 @@ pub fn exchange(input: &[u8]) {
     let revisions = Revision::ALL;
     let revision = revisions.get(usize::from(*config) % revisions.len()).copied().unwrap_or_default();
     let negotiated = revisions.get(usize::from(*config / 16) % (revisions.len() + 1)).copied();
-    let conversation = Conversation { revision, negotiated };
+    // The seed's top bit: whether the server has shown it speaks 2026-07-28.
+    let conversation = Conversation { revision, negotiated, modern: *seed >= 0x80 };
     let mut parts = rest.splitn(4, |&b| b == 0);
     let (request_head, body) = (parts.next().unwrap_or_default(), parts.next().unwrap_or_default());
     let (response_head, response_body) = (parts.next().unwrap_or_default(), parts.next().unwrap_or_default());

@@ -80,6 +80,10 @@ pub struct Headers<'h> {
     pub mcp_name: Header<'h>,
     /// `Last-Event-ID`: a GET that resumes a stream.
     pub last_event_id: Header<'h>,
+    /// Some `Mcp-Param-{Name}` header (SEP-2243) has no name, or a value
+    /// no parameter encodes to: control characters, bytes past ASCII, a
+    /// Base64 sentinel that does not decode.
+    pub param_malformed: bool,
 }
 
 impl<'h> Headers<'h> {
@@ -110,7 +114,13 @@ impl<'h> Headers<'h> {
                 13 if name.eq_ignore_ascii_case("last-event-id") => &mut headers.last_event_id,
                 14 if name.eq_ignore_ascii_case("mcp-session-id") => &mut headers.session_id,
                 20 if name.eq_ignore_ascii_case("mcp-protocol-version") => &mut headers.protocol_version,
-                _ => continue,
+                _ => {
+                    let param = name.get(..PARAM.len()).is_some_and(|head| head.eq_ignore_ascii_case(PARAM));
+                    if param && (name.len() == PARAM.len() || mirrored(trim(value)) == Mirrored::Malformed) {
+                        headers.param_malformed = true;
+                    }
+                    continue;
+                }
             };
             slot.add(value);
         }
@@ -129,6 +139,21 @@ impl<'h> Headers<'h> {
     pub fn is_event_stream(&self) -> bool {
         self.content_type.value().is_some_and(|v| media_type(v).eq_ignore_ascii_case(b"text/event-stream"))
     }
+}
+
+/// The prefix of SEP-2243's headers for tool parameters.
+const PARAM: &str = "mcp-param-";
+
+/// `MCP-Protocol-Version` sent once, naming no MCP revision.
+pub(crate) fn names_no_revision(header: Header<'_>) -> bool {
+    header.value().is_some_and(|value| {
+        !core::str::from_utf8(value).ok().and_then(|v| v.parse::<crate::Revision>().ok()).is_some_and(|r| r.is_mcp())
+    })
+}
+
+/// A content type that is a web page.
+pub(crate) fn is_html(value: &[u8]) -> bool {
+    media_type(value).eq_ignore_ascii_case(b"text/html")
 }
 
 /// Optional whitespace (space, tab) removed from both ends (RFC 9110).
@@ -306,6 +331,29 @@ mod tests {
         assert_eq!(mirrored(b"a\x01b"), Mirrored::Malformed);
         assert_eq!(mirrored("é".as_bytes()), Mirrored::Malformed);
         assert!(mirrored(b"us west 1").is("us west 1"));
+    }
+
+    #[test]
+    fn mcp_param_headers_need_a_name_and_a_value_a_parameter_encodes_to() {
+        let malformed =
+            |pairs: &[(&'static str, &'static [u8])]| Headers::from_pairs(pairs.iter().copied()).param_malformed;
+        assert!(!malformed(&[("Mcp-Param-Region", b"us-west1"), ("mcp-param-count", b"42")]));
+        assert!(!malformed(&[("MCP-PARAM-Name", b"=?base64?SGVsbG8sIOS4lueVjA==?=")]));
+        assert!(malformed(&[("Mcp-Param-Region", b"us\x01west")]));
+        assert!(malformed(&[("mcp-param-name", "é".as_bytes())]));
+        assert!(malformed(&[("Mcp-Param-Name", b"=?base64?SGVsbG8?=")]));
+        assert!(malformed(&[("Mcp-Param-", b"x")]));
+        // Other names of the same lengths are not parameters.
+        assert!(!malformed(&[("mcp-method", "é".as_bytes()), ("x-mcp-param-a", "é".as_bytes())]));
+    }
+
+    #[test]
+    fn a_protocol_version_header_names_an_mcp_revision_or_nothing() {
+        assert!(!names_no_revision(Header::One(b"2025-06-18")));
+        assert!(names_no_revision(Header::One(b"1900-01-01")));
+        assert!(names_no_revision(Header::One(b"jsonrpc")), "plain json-rpc is no protocol version of mcp");
+        assert!(!names_no_revision(Header::Absent));
+        assert!(!names_no_revision(Header::Repeated));
     }
 
     #[test]

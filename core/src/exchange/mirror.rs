@@ -12,6 +12,8 @@ use crate::error::{Error, Fault, Reason};
 
 /// Where `_meta` keeps the protocol version (2026-07-28).
 const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+/// Where `_meta` keeps the client's capabilities (2026-07-28).
+const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 
 /// The member of `params` that `Mcp-Name` mirrors for `method`.
 fn named_by(method: &str) -> Option<&'static str> {
@@ -94,9 +96,18 @@ pub(super) fn check(headers: &Headers<'_>, body: &[u8], message: &Message<'_>) -
         }
         (Header::One(_), _) => {}
     }
+    if headers.param_malformed {
+        fault(Rule::McpParamMalformed, "Mcp-Param-*", at(params));
+    }
+    // A request without a required `_meta` field is invalid params
+    // (-32602), the server's to answer: no -32020.
     if request && version.is_none() {
-        // Invalid params (-32602), the server's to answer: no -32020.
         found.push(Finding::new(Rule::MetaProtocolVersionMissing, Place::RequestBody(at(params))));
+    }
+    let capabilities = meta.as_ref().and_then(|m| m.member(META_CLIENT_CAPABILITIES).ok().flatten());
+    if request && capabilities.is_none() {
+        let place = Place::RequestBody(if meta.is_some() { at(meta.as_ref()) } else { at(params) });
+        found.push(Finding::new(Rule::MetaClientCapabilitiesMissing, place));
     }
     found
 }

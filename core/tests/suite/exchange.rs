@@ -3,30 +3,30 @@
 use mcp_envelope::exchange::{Conversation, Exchange, Headers, Place, Rule};
 use mcp_envelope::{Parser, Revision, write};
 
-const JSON: (&str, &str) = ("Content-Type", "application/json");
-const SSE: (&str, &str) = ("Content-Type", "text/event-stream");
-const ACCEPT: (&str, &str) = ("Accept", "application/json, text/event-stream");
+pub(crate) const JSON: (&str, &str) = ("Content-Type", "application/json");
+pub(crate) const SSE: (&str, &str) = ("Content-Type", "text/event-stream");
+pub(crate) const ACCEPT: (&str, &str) = ("Accept", "application/json, text/event-stream");
 
-fn headers<'h>(pairs: &'h [(&'h str, &'h str)]) -> Headers<'h> {
+pub(crate) fn headers<'h>(pairs: &'h [(&'h str, &'h str)]) -> Headers<'h> {
     Headers::from_pairs(pairs.iter().map(|(n, v)| (*n, v.as_bytes())))
 }
 
-fn post_in(conversation: &Conversation, pairs: &[(&str, &str)], body: &str) -> Exchange {
+pub(crate) fn post_in(conversation: &Conversation, pairs: &[(&str, &str)], body: &str) -> Exchange {
     let headers = headers(pairs);
     let parsed = Parser::new(conversation.rules_for(&headers)).parse(body.as_bytes());
     Exchange::post(conversation, &headers, body.as_bytes(), &parsed)
 }
 
-fn post(revision: Revision, pairs: &[(&str, &str)], body: &str) -> Exchange {
+pub(crate) fn post(revision: Revision, pairs: &[(&str, &str)], body: &str) -> Exchange {
     post_in(&Conversation::new(revision), pairs, body)
 }
 
-fn names(exchange: &Exchange) -> Vec<&'static str> {
+pub(crate) fn names(exchange: &Exchange) -> Vec<&'static str> {
     exchange.findings().iter().map(|f| f.rule.name()).collect()
 }
 
 /// The response, then each message (a JSON body, or one event each), then the end.
-fn answer(exchange: &mut Exchange, status: u16, pairs: &[(&str, &str)], messages: &[&str]) {
+pub(crate) fn answer(exchange: &mut Exchange, status: u16, pairs: &[(&str, &str)], messages: &[&str]) {
     exchange.response(status, &headers(pairs));
     // 2025-03-26 reads batches too; every other message here is valid in all.
     let mut parser = Parser::new(Revision::V2025_03_26);
@@ -37,10 +37,11 @@ fn answer(exchange: &mut Exchange, status: u16, pairs: &[(&str, &str)], messages
     exchange.end();
 }
 
-const PING: &str = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
-const PONG: &str = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
-const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-const V1125: (&str, &str) = ("MCP-Protocol-Version", "2025-11-25");
+pub(crate) const PING: &str = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+pub(crate) const PONG: &str = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
+pub(crate) const MODERN_PONG: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}"#;
+pub(crate) const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+pub(crate) const V1125: (&str, &str) = ("MCP-Protocol-Version", "2025-11-25");
 
 #[test]
 fn a_post_accepts_json_and_event_streams_and_sends_json() {
@@ -97,9 +98,10 @@ fn a_request_answered_with_json_gets_the_response_to_its_id() {
         names(&e)
     };
     assert_eq!(run(&[PONG]), [] as [&str; 0]);
-    assert_eq!(run(&[r#"{"jsonrpc":"2.0","id":2,"result":{}}"#]), ["response-id-mismatch", "no-response"]);
-    assert_eq!(run(&[PING]), ["not-a-response", "no-response"]);
-    assert_eq!(run(&[]), ["no-response"]);
+    assert_eq!(run(&[r#"{"jsonrpc":"2.0","id":2,"result":{}}"#]), ["response-id-mismatch", "response-missing"]);
+    assert_eq!(run(&[PING]), ["not-a-response", "response-missing"]);
+    // A JSON answer with no body is no response at all.
+    assert_eq!(run(&[]), ["not-a-response"]);
     // A response too broken to read may have been the answer: no finding.
     assert_eq!(run(&[r#"{"jsonrpc":"2.0","id":1,"result":"#]), [] as [&str; 0]);
     // Body bytes of a JSON answer are its message, not a fault.
@@ -122,7 +124,8 @@ fn the_response_head_says_how_its_body_is_read() {
     assert_eq!(read(200, &[SSE], PING), Some(true));
     assert_eq!(read(200, &[JSON], PING), Some(false));
     assert_eq!(read(202, &[], INITIALIZED), None, "a 202 has no messages to read");
-    assert_eq!(read(400, &[JSON], PING), None, "a refusal is not held to anything");
+    assert_eq!(read(400, &[JSON], PING), Some(false), "a refusal's JSON body is read, to hold it to what it must say");
+    assert_eq!(read(400, &[("content-type", "text/plain")], PING), None, "bare text is not read");
 }
 
 #[test]
@@ -153,7 +156,7 @@ fn a_batch_of_requests_under_2025_03_26_gets_one_response_to_each() {
     );
     assert_eq!(
         run(&[r#"[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":1,"result":{}}]"#]),
-        ["response-repeated", "no-response"]
+        ["response-repeated", "response-missing"]
     );
 }
 
@@ -180,7 +183,7 @@ fn under_2026_07_28_servers_send_no_requests_on_a_response_stream_and_clients_po
     let sampling = r#"{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{}}"#;
     let conversation = Conversation::new(Revision::V2026_07_28);
     let mut e = post_in(&conversation, &modern("ping", None), &modern_ping());
-    answer(&mut e, 200, &[SSE], &[sampling, PONG]);
+    answer(&mut e, 200, &[SSE], &[sampling, MODERN_PONG]);
     assert_eq!(names(&e), ["server-request-on-stream"]);
     let posted = post_in(&conversation, &[ACCEPT, JSON, ("MCP-Protocol-Version", "2026-07-28")], PONG);
     assert_eq!(names(&posted), ["response-posted"]);
@@ -222,7 +225,13 @@ fn mcp_protocol_version_follows_initialize_from_2025_06_18() {
         [] as [&str; 0]
     );
     assert_eq!(names(&post_in(&conversation, &[ACCEPT, JSON], INITIALIZED)), ["protocol-version-missing"]);
-    assert_eq!(names(&post_in(&conversation, &[ACCEPT, JSON, V1125], PING)), ["protocol-version-mismatch"]);
+    // Another revision than the one negotiated is a SHOULD broken, and a
+    // value that names none a MUST.
+    assert_eq!(names(&post_in(&conversation, &[ACCEPT, JSON, V1125], PING)), ["protocol-version-not-negotiated"]);
+    let junk = [ACCEPT, JSON, ("MCP-Protocol-Version", "1900-01-01")];
+    assert_eq!(names(&post_in(&conversation, &junk, PING)), ["protocol-version-invalid"]);
+    let twice = [ACCEPT, JSON, ("MCP-Protocol-Version", "2025-06-18"), ("mcp-protocol-version", "2025-06-18")];
+    assert_eq!(names(&post_in(&conversation, &twice, PING)), ["protocol-version-invalid"]);
     // Under 2025-03-26 there is no such header.
     assert_eq!(names(&post(Revision::V2025_03_26, &[ACCEPT, JSON], PING)), [] as [&str; 0]);
     let get = Exchange::other(&conversation, "GET", &headers(&[("Accept", "text/event-stream")]));
@@ -254,32 +263,27 @@ fn a_get_stream_carries_no_response_unless_it_resumes_one() {
     let mut e = Exchange::other(&conversation, "GET", &headers(&[]));
     answer(&mut e, 405, &[], &[]);
     assert_eq!(names(&e), [] as [&str; 0]);
-    // A DELETE's answer, and a GET's where there are no sessions (no such
-    // stream), are held to nothing.
+    // A DELETE's answer is held to nothing.
     let mut e = Exchange::other(&conversation, "DELETE", &headers(&[]));
-    answer(&mut e, 200, &[SSE], &[PONG]);
-    assert_eq!(names(&e), [] as [&str; 0]);
-    let modern = Conversation::new(Revision::V2026_07_28);
-    let mut e = Exchange::other(&modern, "GET", &headers(&[("MCP-Protocol-Version", "2026-07-28")]));
     answer(&mut e, 200, &[SSE], &[PONG]);
     assert_eq!(names(&e), [] as [&str; 0]);
 }
 
-fn meta_params(extra: &str) -> String {
+pub(crate) fn meta_params(extra: &str) -> String {
     format!(
         r#"{{{extra}"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}}}}"#
     )
 }
 
-fn modern_ping() -> String {
+pub(crate) fn modern_ping() -> String {
     format!(r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{}}}"#, meta_params(""))
 }
 
-fn call(method: &str, target: &str) -> String {
+pub(crate) fn call(method: &str, target: &str) -> String {
     format!(r#"{{"jsonrpc":"2.0","id":9,"method":"{method}","params":{}}}"#, meta_params(target))
 }
 
-fn modern<'a>(method: &'a str, name: Option<&'a str>) -> Vec<(&'a str, &'a str)> {
+pub(crate) fn modern<'a>(method: &'a str, name: Option<&'a str>) -> Vec<(&'a str, &'a str)> {
     let mut pairs = vec![ACCEPT, JSON, ("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", method)];
     pairs.extend(name.map(|n| ("Mcp-Name", n)));
     pairs
@@ -353,8 +357,12 @@ fn under_2026_07_28_mcp_protocol_version_equals_the_body_s_meta() {
     assert_eq!(names(&post(v, &pairs, &modern_ping())), ["protocol-version-mismatch"]);
     let bare = r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{}}"#;
     let found = post(v, &modern("ping", None), bare);
-    assert_eq!(names(&found), ["meta-protocol-version-missing"]);
-    assert!(found.findings()[0].reply().is_none(), "invalid params are the server's to answer");
+    assert_eq!(names(&found), ["meta-protocol-version-missing", "meta-client-capabilities-missing"]);
+    assert!(found.findings().iter().all(|f| f.reply().is_none()), "invalid params are the server's to answer");
+    let versioned = r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+    let found = post(v, &modern("ping", None), versioned);
+    assert_eq!(names(&found), ["meta-client-capabilities-missing"]);
+    assert_eq!(found.findings()[0].place, Place::RequestBody(versioned.find(r#"{"io."#).unwrap()), "at _meta");
 }
 
 #[test]
@@ -383,39 +391,69 @@ fn new_findings_are_handed_out_once_as_the_exchange_goes() {
     let mut e = post(Revision::V2025_11_25, &[JSON, V1125], PING);
     assert_eq!(e.new_findings().len(), 1);
     assert_eq!(e.new_findings().len(), 0);
-    answer(&mut e, 200, &[JSON], &[]);
+    answer(&mut e, 200, &[SSE], &[]);
     let later: Vec<Rule> = e.new_findings().iter().map(|f| f.rule).collect();
     assert_eq!(later, [Rule::NoResponse]);
 }
 
 #[test]
-fn rule_names_are_stable_and_say_who_broke_them() {
-    let pinned: Vec<(&str, &str)> = Rule::ALL.iter().map(|r| (r.name(), r.side().name())).collect();
+fn rule_names_are_stable_and_say_who_broke_them_and_how_binding_each_is() {
+    let pinned: Vec<(&str, &str, &str)> =
+        Rule::ALL.iter().map(|r| (r.name(), r.side().name(), r.severity().name())).collect();
     assert!(Rule::ALL.iter().all(|r| r.to_string() == r.name()), "a rule displays as its name");
     assert_eq!(
         pinned,
         [
-            ("accept-incomplete", "client"),
-            ("content-type-not-json", "client"),
-            ("response-posted", "client"),
-            ("protocol-version-missing", "client"),
-            ("protocol-version-mismatch", "client"),
-            ("meta-protocol-version-missing", "client"),
-            ("mcp-method-missing", "client"),
-            ("mcp-method-mismatch", "client"),
-            ("mcp-name-missing", "client"),
-            ("mcp-name-mismatch", "client"),
-            ("session-id-invalid", "client"),
-            ("not-accepted", "server"),
-            ("body-on-accepted", "server"),
-            ("content-type-unexpected", "server"),
-            ("not-a-response", "server"),
-            ("response-id-mismatch", "server"),
-            ("response-repeated", "server"),
-            ("no-response", "server"),
-            ("server-request-on-stream", "server"),
-            ("response-on-get-stream", "server"),
-            ("server-session-id-invalid", "server"),
+            ("accept-incomplete", "client", "violation"),
+            ("content-type-not-json", "client", "warning"),
+            ("response-posted", "client", "violation"),
+            ("protocol-version-missing", "client", "violation"),
+            ("protocol-version-mismatch", "client", "violation"),
+            ("protocol-version-not-negotiated", "client", "warning"),
+            ("protocol-version-invalid", "client", "violation"),
+            ("meta-protocol-version-missing", "client", "violation"),
+            ("meta-client-capabilities-missing", "client", "violation"),
+            ("mcp-method-missing", "client", "violation"),
+            ("mcp-method-mismatch", "client", "violation"),
+            ("mcp-name-missing", "client", "violation"),
+            ("mcp-name-mismatch", "client", "violation"),
+            ("mcp-param-malformed", "client", "violation"),
+            ("session-id-invalid", "client", "violation"),
+            ("request-id-reused", "client", "violation"),
+            ("response-to-nothing", "client", "violation"),
+            ("not-accepted", "server", "violation"),
+            ("body-on-accepted", "server", "violation"),
+            ("content-type-unexpected", "server", "violation"),
+            ("not-a-response", "server", "violation"),
+            ("response-id-mismatch", "server", "violation"),
+            ("response-repeated", "server", "violation"),
+            ("response-missing", "server", "violation"),
+            ("no-response", "server", "warning"),
+            ("server-request-on-stream", "server", "violation"),
+            ("response-on-get-stream", "server", "violation"),
+            ("server-session-id-invalid", "server", "violation"),
+            ("server-request-id-reused", "server", "violation"),
+            ("header-mismatch-accepted", "server", "violation"),
+            ("header-mismatch-refusal", "server", "violation"),
+            ("meta-refusal", "server", "violation"),
+            ("unsupported-version-accepted", "server", "violation"),
+            ("unsupported-version-refusal", "server", "violation"),
+            ("method-not-found-status", "server", "violation"),
+            ("discover-not-implemented", "server", "violation"),
+            ("invalid-body-accepted", "server", "violation"),
+            ("wrong-error-code", "server", "violation"),
+            ("error-id-mismatch", "server", "violation"),
+            ("auth-error-not-401", "server", "warning"),
+            ("refusal-not-json-rpc", "server", "warning"),
+            ("result-type-missing", "server", "violation"),
+            ("result-type-unknown", "server", "warning"),
+            ("input-required-not-allowed", "server", "violation"),
+            ("message-after-response", "server", "warning"),
+            ("log-message-unrequested", "server", "violation"),
+            ("listen-not-acknowledged", "server", "violation"),
+            ("listen-without-subscription-id", "server", "violation"),
+            ("session-id-under-2026", "server", "warning"),
+            ("get-or-delete-not-405", "server", "warning"),
         ]
     );
     assert!(Rule::ALL.iter().all(|r| r.message().chars().next().is_some_and(char::is_lowercase)));
@@ -435,10 +473,11 @@ fn a_request_that_declares_2026_07_28_is_judged_under_it_whatever_was_negotiated
     );
     assert_eq!(names(&probe), [] as [&str; 0]);
     assert_eq!(conversation.rules_for(&headers(&[V1125])), Revision::V2025_11_25);
-    // Declaring an older revision than the one negotiated is still a mismatch.
+    // Declaring an older revision than the one negotiated is still not
+    // the negotiated one.
     assert_eq!(
         names(&post_in(&conversation, &[ACCEPT, JSON, ("MCP-Protocol-Version", "2025-06-18")], PING)),
-        ["protocol-version-mismatch"]
+        ["protocol-version-not-negotiated"]
     );
 }
 

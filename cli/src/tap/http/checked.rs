@@ -82,9 +82,8 @@ impl Judge {
         }
         self.sink.exchange.end();
         self.sink.findings();
-        if let Some(revision) = self.sink.exchange.negotiated() {
-            self.sink.state.learn(self.sink.session.as_deref(), revision);
-        }
+        self.sink.ended();
+        self.sink.state.conversations.learn(self.sink.session.as_deref(), &self.sink.exchange);
     }
 }
 

@@ -18,10 +18,10 @@
 //! held whole and its events are logged as they pass.
 
 mod checked;
+mod conversations;
 mod forward;
 mod sink;
 
-use std::collections::HashMap;
 use std::convert::Infallible;
 use std::io::{self, Write};
 use std::net::SocketAddr;
@@ -39,11 +39,12 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode, Uri, Version};
 use hyper_util::rt::TokioIo;
-use mcp_envelope::exchange::{Conversation, Exchange, Headers};
+use mcp_envelope::exchange::{Exchange, Finding, Flights, Headers, Severity};
 use mcp_envelope::{Error, Limits, Revision};
 use tokio::net::TcpListener;
 
 use self::checked::{Checked, Judge};
+use self::conversations::{Conversations, SharedFlights};
 use self::forward::{Collected, Prefixed, ProxyBody};
 use self::sink::{From, Sink};
 use super::open_log;
@@ -67,19 +68,15 @@ pub struct State {
     endpoint: Arc<Endpoint>,
     backend: BackendChoice,
     pub limits: Limits,
-    revision: Revision,
     log: Mutex<Box<dyn Write + Send>>,
     log_failed: AtomicBool,
-    /// Each session's conversation, by `Mcp-Session-Id`.
-    sessions: Mutex<HashMap<Vec<u8>, Conversation>>,
-    /// The conversation of requests without a session (before
-    /// `initialize`, or with a server that keeps none).
-    sessionless: Mutex<Conversation>,
+    conversations: Conversations,
     exchanges: AtomicU64,
     messages: AtomicU64,
     invalid: AtomicU64,
     disagreements: AtomicU64,
-    findings: AtomicU64,
+    violations: AtomicU64,
+    warnings: AtomicU64,
 }
 
 impl State {
@@ -104,30 +101,12 @@ impl State {
         self.disagreements.fetch_add(u64::from(disagreement), Ordering::Relaxed);
     }
 
-    fn count_finding(&self) {
-        self.findings.fetch_add(1, Ordering::Relaxed);
-    }
-
-    fn conversation(&self, session: Option<&[u8]>) -> Conversation {
-        let known =
-            session.and_then(|id| self.sessions.lock().unwrap_or_else(PoisonError::into_inner).get(id).copied());
-        known.unwrap_or_else(|| *self.sessionless.lock().unwrap_or_else(PoisonError::into_inner))
-    }
-
-    /// An `initialize` negotiated `revision` for `session` (or for the
-    /// requests without one).
-    fn learn(&self, session: Option<&[u8]>, revision: Revision) {
-        let conversation = Conversation { revision: self.revision, negotiated: Some(revision) };
-        match session {
-            Some(id) => {
-                self.sessions.lock().unwrap_or_else(PoisonError::into_inner).insert(id.to_vec(), conversation);
-            }
-            None => *self.sessionless.lock().unwrap_or_else(PoisonError::into_inner) = conversation,
-        }
-    }
-
-    fn forget(&self, session: &[u8]) {
-        self.sessions.lock().unwrap_or_else(PoisonError::into_inner).remove(session);
+    fn count_finding(&self, finding: &Finding) {
+        let counter = match finding.severity() {
+            Severity::Violation => &self.violations,
+            Severity::Warning => &self.warnings,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
     }
 }
 
@@ -200,21 +179,30 @@ async fn off_endpoint(
     }
 }
 
+/// What one client connection has of its own: its upstream connection,
+/// and the request ids of its requests without a session.
+struct Connection {
+    link: tokio::sync::Mutex<Link>,
+    flights: SharedFlights,
+}
+
 /// Relays one request and its response, judging both.
 async fn exchange(
     state: Arc<State>,
-    link: Arc<tokio::sync::Mutex<Link>>,
+    connection: Arc<Connection>,
     request: Request<Incoming>,
 ) -> Result<Response<ProxyBody>, Infallible> {
+    let link = &connection.link;
     let number = state.exchanges.fetch_add(1, Ordering::Relaxed) + 1;
     let target = state.endpoint.target(request.uri());
     if !target.endpoint {
-        return Ok(off_endpoint(&state, &link, number, request, target).await);
+        return Ok(off_endpoint(&state, link, number, request, target).await);
     }
     let mut waiting = Waiting { state: &state, number, method: request.method().clone(), armed: true };
     let (mut parts, body) = request.into_parts();
     let session = session_of(&parts.headers);
-    let conversation = state.conversation(session.as_deref());
+    let conversation = state.conversations.conversation(session.as_deref());
+    let flights = state.conversations.flights(session.as_deref(), &connection.flights);
     let request_headers = headers(&parts.headers);
     let revision = conversation.rules_for(&request_headers);
     let mut parsers = Parsers::new(state.backend, revision, state.limits);
@@ -228,15 +216,31 @@ async fn exchange(
         content_type: content_type(&parts.headers),
         status: None,
         session: session.clone(),
+        flights: Arc::clone(&flights),
     };
 
     let (sink, body) = if parts.method == Method::POST {
         match forward::collect(body, max).await {
             Collected::Whole(bytes) => {
-                let (verdicts, exchange) = parsers
-                    .verdicts_and(&bytes, |parsed| Exchange::post(&conversation, &request_headers, &bytes, parsed));
+                let mut ids = flights.lock().unwrap_or_else(PoisonError::into_inner);
+                let (verdicts, (exchange, found)) = parsers.verdicts_and(&bytes, |parsed| {
+                    let exchange = Exchange::post(&conversation, &request_headers, &bytes, parsed);
+                    let found: Vec<Finding> = match parsed {
+                        Ok(envelope) => envelope
+                            .items()
+                            .filter_map(Result::ok)
+                            .filter_map(|message| ids.posted(message, &bytes))
+                            .collect(),
+                        Err(_) => Vec::new(),
+                    };
+                    (exchange, found)
+                });
+                drop(ids);
                 let sink = sink_of(exchange, parsers);
                 sink.verdicts(From::Client, None, None, &verdicts);
+                for finding in &found {
+                    sink.finding(finding);
+                }
                 (sink, forward::full(bytes))
             }
             Collected::Over { head, rest } => {
@@ -262,7 +266,7 @@ async fn exchange(
     if parts.method == Method::DELETE
         && let Some(id) = &session
     {
-        state.forget(id);
+        state.conversations.forget(id);
     }
 
     upstream_head(&mut parts, target, &state.endpoint);
@@ -341,10 +345,13 @@ async fn serve(listener: TcpListener, state: Arc<State>) {
         };
         let _ = stream.set_nodelay(true);
         let state = Arc::clone(&state);
-        // Opened now, while the client writes its first request.
-        let link = Arc::new(tokio::sync::Mutex::new(Link::open(Arc::clone(&state.endpoint))));
+        // The link opens now, while the client writes its first request.
+        let connection = Arc::new(Connection {
+            link: tokio::sync::Mutex::new(Link::open(Arc::clone(&state.endpoint))),
+            flights: Arc::new(Mutex::new(Flights::default())),
+        });
         tokio::spawn(async move {
-            let service = service_fn(move |request| exchange(Arc::clone(&state), Arc::clone(&link), request));
+            let service = service_fn(move |request| exchange(Arc::clone(&state), Arc::clone(&connection), request));
             // A connection's error (the client hung up) is the client's
             // business; its exchanges have logged what they saw.
             let _ = http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
@@ -384,16 +391,15 @@ pub fn run(args: &HttpArgs) -> ExitCode {
         endpoint,
         backend: args.backend,
         limits: args.limits,
-        revision: args.revision,
         log: Mutex::new(log),
         log_failed: AtomicBool::new(false),
-        sessions: Mutex::new(HashMap::new()),
-        sessionless: Mutex::new(Conversation::new(args.revision)),
+        conversations: Conversations::new(args.revision),
         exchanges: AtomicU64::new(0),
         messages: AtomicU64::new(0),
         invalid: AtomicU64::new(0),
         disagreements: AtomicU64::new(0),
-        findings: AtomicU64::new(0),
+        violations: AtomicU64::new(0),
+        warnings: AtomicU64::new(0),
     });
     let listener = match runtime.block_on(TcpListener::bind(args.listen)) {
         Ok(listener) => listener,
@@ -412,12 +418,13 @@ pub fn run(args: &HttpArgs) -> ExitCode {
     runtime.shutdown_timeout(Duration::from_millis(500));
     let load = |n: &AtomicU64| n.load(Ordering::Relaxed);
     eprintln!(
-        "mcp-envelope tap: {} exchanges, {} messages, {} invalid, {} disagreements, {} findings",
+        "mcp-envelope tap: {} exchanges, {} messages, {} invalid, {} disagreements, {} violations, {} warnings",
         load(&state.exchanges),
         load(&state.messages),
         load(&state.invalid),
         load(&state.disagreements),
-        load(&state.findings)
+        load(&state.violations),
+        load(&state.warnings)
     );
     let mut log = state.log.lock().unwrap_or_else(PoisonError::into_inner);
     let _ = log.flush();

@@ -3,10 +3,12 @@
 
 use std::sync::Arc;
 
-use mcp_envelope::exchange::{Exchange, Place};
+use mcp_envelope::exchange::{Exchange, Finding, Place};
 use mcp_envelope::stream::sse::{Body, Event};
+use mcp_envelope::{Envelope, Error};
 
 use super::State;
+use super::conversations::SharedFlights;
 use crate::Parsers;
 use crate::input::Tag;
 use crate::render::{self, Eventless, Http, Verdict};
@@ -41,6 +43,8 @@ pub struct Sink {
     pub status: Option<u16>,
     /// The session the exchange belongs to, once known.
     pub session: Option<Vec<u8>>,
+    /// The request ids of the exchange's conversation.
+    pub flights: SharedFlights,
 }
 
 impl Sink {
@@ -78,12 +82,22 @@ impl Sink {
         self.verdicts(from, line, event, &invalid);
     }
 
-    /// One message of the response, read and held to the exchange rules.
+    /// One message of the response, read and held to the exchange rules
+    /// and to the ids of the conversation.
     pub fn response_message(&mut self, place: Place, line: Option<u64>, event: Option<Tag<'_>>, bytes: &[u8]) {
         let exchange = &mut self.exchange;
-        let (verdicts, ()) = self.parsers.verdicts_and(bytes, |parsed| exchange.message(place, parsed));
+        let get = self.method == "GET";
+        let mut flights = self.flights.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (verdicts, found) = self.parsers.verdicts_and(bytes, |parsed| {
+            exchange.message(place, parsed);
+            valid(parsed).filter_map(|message| flights.sent(message, place, get)).collect::<Vec<_>>()
+        });
+        drop(flights);
         self.verdicts(From::Server, line, event, &verdicts);
         self.findings();
+        for finding in &found {
+            self.finding(finding);
+        }
     }
 
     /// One event of a response stream.
@@ -91,6 +105,9 @@ impl Sink {
         let tag = Tag { event_type: event.event_type, id: event.id };
         let place = Place::Response { line: event.line, offset: event.offset };
         let line = Some(event.line);
+        if !event.id.is_empty() {
+            self.exchange.event_id();
+        }
         match event.body {
             Body::Data(data) if event.is_message() && !data.is_empty() => {
                 self.response_message(place, line, Some(tag), data);
@@ -117,11 +134,29 @@ impl Sink {
         }
     }
 
-    /// Logs the findings not logged yet.
+    /// Logs the exchange's findings not logged yet.
     pub fn findings(&mut self) {
         for finding in self.exchange.new_findings() {
-            self.state.count_finding();
+            self.state.count_finding(finding);
             self.state.write(render::finding_line(self.number, finding));
+        }
+    }
+
+    /// Logs a finding of the conversation's ids.
+    pub fn finding(&self, finding: &Finding) {
+        self.state.count_finding(finding);
+        self.state.write(render::finding_line(self.number, finding));
+    }
+
+    /// The exchange ended: a request its status refused with no JSON-RPC
+    /// answer is taken back from the ids in flight.
+    pub fn ended(&self) {
+        if (200..300).contains(&self.exchange.status()) {
+            return;
+        }
+        let mut flights = self.flights.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        for id in self.exchange.unanswered() {
+            flights.withdraw(id);
         }
     }
 
@@ -129,4 +164,9 @@ impl Sink {
     pub fn note(&self, note: &'static str, detail: Option<&str>) {
         self.state.write(render::note_line(self.number, &self.method, note, detail));
     }
+}
+
+/// The valid messages of a parsed body.
+fn valid<'p, 'a>(parsed: &'p Result<Envelope<'a>, Error<'a>>) -> impl Iterator<Item = &'p mcp_envelope::Message<'a>> {
+    parsed.iter().flat_map(|envelope| envelope.items().filter_map(Result::ok))
 }
