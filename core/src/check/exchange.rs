@@ -1,13 +1,14 @@
 //! The exchange rules on arbitrary exchanges: no panic, findings that do
 //! not depend on how the response stream was cut into chunks, handed out
 //! once each, at places inside what was sent, blamed on the side that
-//! sent it, and every -32020 answer a valid error response to the request.
+//! sent it, and every -32020 answer a valid error response to the request;
+//! and the ids of the conversation in flight until a response answers them.
 
 use alloc::vec::Vec;
 
 use super::chunks::{Sizes, split};
 use crate::envelope::{Envelope, Message};
-use crate::exchange::{Conversation, Exchange, Finding, Headers, Place, Side};
+use crate::exchange::{Conversation, Exchange, Finding, Flights, Headers, Place, Side};
 use crate::parser::Parser;
 use crate::revision::Revision;
 use crate::stream::sse::{Body, EventReader};
@@ -67,11 +68,19 @@ fn respond(exchange: &mut Exchange, parser: &mut Parser, body: &[u8], chunks: &[
 }
 
 /// Input: a byte for the revision and what was negotiated, a byte for the
-/// chunking, then four parts separated by NUL: the request's method line
-/// and header lines (`name: value`), its body, the response's status line
-/// and header lines, its body.
+/// chunking (whose top bit says the server has shown it speaks
+/// 2026-07-28), then four parts separated by NUL: the request's method
+/// line and header lines (`name: value`), its body, the response's status
+/// line and header lines, its body.
 pub fn exchange(input: &[u8]) {
-    let [config, seed, rest @ ..] = input else { return };
+    let _ = exchange_findings(input);
+}
+
+/// As [`exchange`], and the findings of the exchange read whole (for the
+/// seed corpus, whose files are held to the findings they were written
+/// for).
+pub fn exchange_findings(input: &[u8]) -> Vec<Finding> {
+    let [config, seed, rest @ ..] = input else { return Vec::new() };
     let revisions = Revision::ALL;
     let revision = revisions.get(usize::from(*config) % revisions.len()).copied().unwrap_or_default();
     let negotiated = revisions.get(usize::from(*config / 16) % (revisions.len() + 1)).copied();
@@ -134,5 +143,23 @@ pub fn exchange(input: &[u8]) {
         };
         assert_eq!(answer.error.code, -32020, "{finding:?}");
         assert_eq!(answer.id.as_ref(), request_id.as_ref(), "{finding:?}: the reply does not answer the request");
+    }
+    flights(rules, &parsed, body, response_body);
+    exchange.findings().to_vec()
+}
+
+/// The conversation's ids: a request posted once is in flight until a
+/// message of the response answers it, and then no longer.
+fn flights(revision: Revision, parsed: &Result<Envelope<'_>, crate::Error<'_>>, body: &[u8], response: &[u8]) {
+    let mut flights = Flights::new(revision);
+    let Ok(Envelope::Single(Message::Request(request))) = parsed else { return };
+    let posted = Message::Request(request.clone());
+    assert!(flights.posted(&posted, body).is_none(), "a first request is no reuse");
+    assert!(flights.awaits(&request.id) || request.id == crate::Id::Null, "a posted request is in flight");
+    let mut parser = Parser::new(revision);
+    let Ok(Envelope::Single(message)) = parser.parse(response) else { return };
+    let _ = flights.sent(&message, Place::End, false);
+    if matches!(&message, Message::Result(r) if r.id == request.id) {
+        assert!(!flights.awaits(&request.id), "an answered request is no longer in flight");
     }
 }

@@ -41,7 +41,7 @@ mod sse_oracle;
 mod stream;
 
 pub use differential::{differential, differential_under};
-pub use exchange::exchange;
+pub use exchange::{exchange, exchange_findings};
 pub use ids::ids;
 pub use parse::{parse_serde, parse_serde_under, parse_simd, parse_simd_under};
 #[cfg(feature = "arbitrary")]

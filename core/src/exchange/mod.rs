@@ -556,6 +556,13 @@ impl Exchange {
         let envelope = match parsed {
             Ok(envelope) => envelope,
             Err(error) => {
+                // A batch answering a batch where none is allowed took it.
+                if let Expect::ErrorReply { .. } = self.expect
+                    && self.answer != Answer::Refusal
+                    && error.reason() == crate::Reason::BatchNotAllowed
+                {
+                    self.find(Rule::InvalidBodyAccepted, place);
+                }
                 // Unreadable: it may have been the response. An error with
                 // an id names the request it may have meant to answer.
                 if error.id().is_none() {

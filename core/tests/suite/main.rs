@@ -10,6 +10,7 @@ mod api;
 mod backends;
 mod codes;
 mod exchange;
+mod exchange_corpus;
 mod flights;
 mod ids;
 mod jsonrpc_spec;
