@@ -508,3 +508,33 @@ fn a_request_declaring_an_earlier_revision_before_any_negotiation_is_judged_unde
     let unknown = [ACCEPT, JSON, ("MCP-Protocol-Version", "2099-01-01"), ("Mcp-Method", "ping")];
     assert_eq!(conversation.rules_for(&headers(&unknown)), Revision::V2026_07_28);
 }
+
+#[test]
+fn every_rule_is_restated_in_rules_md_with_tests_that_exist() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let rules = std::fs::read_to_string(root.join("RULES.md")).unwrap();
+    let section = &rules[rules.find("## 8.").unwrap()..rules.find("## Suites").unwrap()];
+    for rule in Rule::ALL {
+        assert!(section.contains(&format!("`{}`", rule.name())), "RULES.md section 8 does not name {}", rule.name());
+    }
+    let mut sources = String::new();
+    for entry in std::fs::read_dir(root.join("core/tests/suite")).unwrap() {
+        sources += &std::fs::read_to_string(entry.unwrap().path()).unwrap();
+    }
+    // Every test the section names (a backquoted name of five words or
+    // more, with or without its module) is a test of the suite.
+    let named: Vec<&str> = section
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|quoted| quoted.rsplit("::").next().unwrap_or(quoted))
+        .filter(|name| {
+            name.matches('_').count() >= 4
+                && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        })
+        .collect();
+    assert!(named.len() >= 25, "{named:?}");
+    for name in named {
+        assert!(sources.contains(&format!("fn {name}()")), "RULES.md names a test that does not exist: {name}");
+    }
+}
