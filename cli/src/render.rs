@@ -122,6 +122,10 @@ struct Verdictline<'s> {
     /// to an id not in flight).
     #[serde(skip_serializing_if = "Option::is_none")]
     id_rule: Option<&'s [String]>,
+    /// With `id_rule`: `violation`, as every id rule is a MUST or MUST NOT
+    /// (the exchange findings of `tap --http` carry theirs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id_severity: Option<&'static str>,
     /// In `tap`, for a line too large to hold: the kind and id its head
     /// and tail showed.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -163,6 +167,7 @@ impl<'s> Verdictline<'s> {
             disagreement: None,
             backends: None,
             id_rule: None,
+            id_severity: None,
             glimpse: None,
             cut: None,
         };
@@ -457,6 +462,7 @@ pub fn tap_line(place: &TapPlace<'_>, verdict: &Verdict<'_>) -> io::Result<Vec<u
         direction: Some(place.direction),
         line: Some(place.line),
         id_rule: (!place.id_rule.is_empty()).then_some(place.id_rule),
+        id_severity: (!place.id_rule.is_empty()).then_some(mcp_envelope::exchange::Severity::Violation.name()),
         glimpse: place.glimpse,
         cut: place.cut,
         ..entry(verdict)?
