@@ -654,3 +654,78 @@ fn tap_http_logs_a_client_that_leaves_mid_stream_and_goes_on_serving() {
     let (_, body) = body_of(&tap.post(&[ACCEPT, JSON, V1125], PING));
     assert_eq!(body, answer.as_bytes());
 }
+
+/// A response read whole from a kept-alive connection: by its length, or
+/// to its last chunk.
+fn read_response(stream: &mut TcpStream) -> String {
+    let mut response = Vec::new();
+    let mut byte = [0u8; 1];
+    while !response.ends_with(b"\r\n\r\n") {
+        assert_eq!(stream.read(&mut byte).unwrap(), 1, "the tap closed mid-head");
+        response.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&response).to_ascii_lowercase();
+    if head.contains("transfer-encoding: chunked") {
+        while !response.ends_with(b"\r\n0\r\n\r\n") {
+            assert_eq!(stream.read(&mut byte).unwrap(), 1, "the tap closed mid-body");
+            response.push(byte[0]);
+        }
+    } else {
+        let length =
+            head.lines().find_map(|l| l.strip_prefix("content-length:")).map_or(0, |v| v.trim().parse().unwrap());
+        let mut body = vec![0; length];
+        stream.read_exact(&mut body).unwrap();
+        response.extend(body);
+    }
+    String::from_utf8_lossy(&response).into_owned()
+}
+
+/// A 2026-07-28 `tools/call` with id 1, posted on a kept-alive connection.
+fn modern_call(stream: &mut TcpStream) -> String {
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
+         MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: a\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    read_response(stream)
+}
+
+#[test]
+fn tap_http_follows_request_ids_across_the_exchanges_of_a_client_connection() {
+    let progress = b"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":1}}\n\n";
+    let done = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[]}}"#;
+    let up = upstream(vec![
+        // A stream that ends with no response: id 1 is still in flight.
+        vec![Step::Send(SSE_HEAD.to_vec()), Step::Send(progress.to_vec())],
+        vec![Step::Send(json_response(done))],
+        // Refused by its status alone: taken back, free to send again.
+        vec![Step::Send(b"HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n".to_vec())],
+        vec![Step::Send(json_response(done))],
+    ]);
+    let tap = Tap::start("flights", up.port, &[]);
+    let mut first = tap.connect();
+    assert!(modern_call(&mut first).starts_with("HTTP/1.1 200"));
+    assert!(modern_call(&mut first).starts_with("HTTP/1.1 200"));
+    let log = tap.log(6);
+    let findings: Vec<(&Value, &Value, &Value)> = log
+        .iter()
+        .filter(|l| l.get("finding").is_some())
+        .map(|l| (&l["exchange"], &l["finding"], &l["severity"]))
+        .collect();
+    assert_eq!(
+        findings,
+        [
+            (&1.into(), &"no-response".into(), &"warning".into()),
+            (&2.into(), &"request-id-reused".into(), &"violation".into())
+        ],
+        "{log:?}"
+    );
+    // Another connection is another client: its id 1 is its own.
+    let mut second = tap.connect();
+    assert!(modern_call(&mut second).starts_with("HTTP/1.1 401"));
+    assert!(modern_call(&mut second).starts_with("HTTP/1.1 200"));
+    let log = tap.log(9);
+    assert_eq!(log.iter().filter(|l| l.get("finding").is_some()).count(), 2, "{log:?}");
+}
