@@ -93,6 +93,11 @@ impl Sink {
             valid(parsed).filter_map(|message| flights.sent(message, place, get)).collect::<Vec<_>>()
         });
         drop(flights);
+        // The session an `initialize` result opens is known at once, before
+        // the stream ends and the client's next request comes.
+        if self.exchange.negotiated().is_some() {
+            self.state.conversations.learn(self.session.as_deref(), &self.exchange);
+        }
         self.verdicts(From::Server, line, event, &verdicts);
         self.findings();
         for finding in &found {
