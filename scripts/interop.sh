@@ -71,7 +71,10 @@ if ! "$python" -c "import mcp, uvicorn, h11, importlib.metadata as m; assert m.v
   "$python" -m pip install --quiet --disable-pip-version-check \
     "mcp==$MCP_VERSION" "uvicorn==$UVICORN_VERSION" "h11==$H11_VERSION"
 fi
-cargo build --quiet --release --locked -p mcp-envelope-cli --bin mcp-envelope --example test_certs
+cargo build --quiet --release --locked -p mcp-envelope-cli
+# Apart: built with it, the example's dev-dependencies would change the
+# features the CLI is built with, and so rebuild the binary CI built before.
+cargo build --quiet --release --locked -p mcp-envelope-cli --example test_certs
 metadata=$(cargo metadata --format-version 1 --no-deps)
 target_dir=$(printf '%s' "$metadata" | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 rm -rf "$out"
