@@ -10,6 +10,17 @@
 # the tap's log, a request left unanswered, or log lines that are not the
 # messages an independent recorder counted.
 #
+# Then the sessions whose server calls back to the client mid-call
+# (scripts/interop/backchannel.py): sampling and elicitation on the POST's
+# stream, on the standalone GET stream and in 2026-07-28's input-required
+# rounds, 50 sessions back to back and 10 at once per configuration with
+# the Python SDK's client, and 50 with the TypeScript SDK's client and a
+# server that samples on the GET stream (installed with the reference
+# server); each directly and through the tap, which must change no outcome.
+# And sessions with an https server through `--upstream https://...
+# --upstream-ca` (scripts/interop/tls.py, certificates from the
+# `test_certs` example), with the tap's added round-trip time.
+#
 #   scripts/interop.sh [--out DIR] [--capture DIR] [--capture-stdio DIR]
 #
 # --capture keeps the event streams, --capture-stdio the stdio traffic.
@@ -19,6 +30,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 EVERYTHING_VERSION=2026.8.31
+TS_SDK_VERSION=1.32.2
 MCP_VERSION=2.3.0
 UVICORN_VERSION=0.55.0
 H11_VERSION=0.16.0
@@ -40,11 +52,17 @@ for needed in node npm python3; do
   fi
 done
 peers=target/peers
-everything=$peers/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js
-if [ ! -f "$everything" ] || ! grep -q "\"version\": \"$EVERYTHING_VERSION\"" "$peers/node/node_modules/@modelcontextprotocol/server-everything/package.json"; then
-  echo "interop: installing @modelcontextprotocol/server-everything@$EVERYTHING_VERSION (npm)"
+modules=$peers/node/node_modules
+everything=$modules/@modelcontextprotocol/server-everything/dist/index.js
+installed() { grep -q "\"version\": \"$2\"" "$modules/$1/package.json" 2>/dev/null; }
+# The TypeScript SDK is the reference server's dependency; pinned here too,
+# since backchannel.py's own TypeScript client and server use it.
+if [ ! -f "$everything" ] || ! installed @modelcontextprotocol/server-everything "$EVERYTHING_VERSION" ||
+  ! installed @modelcontextprotocol/sdk "$TS_SDK_VERSION"; then
+  echo "interop: installing @modelcontextprotocol/server-everything@$EVERYTHING_VERSION and @modelcontextprotocol/sdk@$TS_SDK_VERSION (npm)"
   mkdir -p "$peers/node"
-  npm install --silent --no-audit --no-fund --prefix "$peers/node" "@modelcontextprotocol/server-everything@$EVERYTHING_VERSION" >/dev/null
+  npm install --silent --no-audit --no-fund --prefix "$peers/node" \
+    "@modelcontextprotocol/server-everything@$EVERYTHING_VERSION" "@modelcontextprotocol/sdk@$TS_SDK_VERSION" >/dev/null
 fi
 python=$peers/py/bin/python
 if ! "$python" -c "import mcp, uvicorn, h11, importlib.metadata as m; assert m.version('mcp') == '$MCP_VERSION'" 2>/dev/null; then
@@ -54,10 +72,22 @@ if ! "$python" -c "import mcp, uvicorn, h11, importlib.metadata as m; assert m.v
     "mcp==$MCP_VERSION" "uvicorn==$UVICORN_VERSION" "h11==$H11_VERSION"
 fi
 cargo build --quiet --release --locked -p mcp-envelope-cli
+# Apart: built with it, the example's dev-dependencies would change the
+# features the CLI is built with, and so rebuild the binary CI built before.
+cargo build --quiet --release --locked -p mcp-envelope-cli --example test_certs
 metadata=$(cargo metadata --format-version 1 --no-deps)
 target_dir=$(printf '%s' "$metadata" | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 rm -rf "$out"
 args=(--bin "$target_dir/release/mcp-envelope" --everything "$everything" --out "$out")
 [ -n "$capture" ] && args+=(--capture "$capture")
 [ -n "$capture_stdio" ] && args+=(--capture-stdio "$capture_stdio")
-"$python" scripts/interop/interop.py "${args[@]}"
+# Each part runs even when one before it failed; the status is theirs together.
+status=0
+"$python" scripts/interop/interop.py "${args[@]}" || status=1
+echo
+"$python" scripts/interop/backchannel.py --bin "$target_dir/release/mcp-envelope" --everything "$everything" \
+  --node-modules "$(cd "$modules" && pwd)" --out "$out/backchannel" || status=1
+echo
+"$target_dir/release/examples/test_certs" "$out/certs"
+"$python" scripts/interop/tls.py --bin "$target_dir/release/mcp-envelope" --certs "$out/certs" --out "$out/tls" || status=1
+exit "$status"
