@@ -1,5 +1,7 @@
 //! `mcp-envelope check`: validate MCP / JSON-RPC 2.0 messages.
 //! `mcp-envelope tap`: relay an MCP stdio server's traffic and check it.
+//! `mcp-envelope probe`: ask a live MCP server what it does with what the
+//! rules forbid, and grade its answers.
 //!
 //! `check`'s exit status: 0 all valid, 1 some invalid, 2 usage or I/O
 //! error, 3 the backends disagreed (3 wins over 2, which wins over 1).
@@ -7,6 +9,7 @@
 
 mod input;
 mod net;
+mod probe;
 mod render;
 mod summary;
 mod tap;
@@ -41,6 +44,70 @@ enum Command {
     /// `direction` and any id-rule or exchange finding). Exits with the
     /// stdio server's status.
     Tap(TapCliArgs),
+    /// Ask a live MCP server (a stdio command after `--`, or a Streamable
+    /// HTTP endpoint URL) what it answers to bad JSON, invalid requests,
+    /// notifications, batches, odd ids, a message too large, and over HTTP
+    /// to the transport's own rules: a scorecard, one line per check.
+    /// Exits 0 when no check fails, 1 when one does, 2 when the server
+    /// cannot be probed.
+    Probe(ProbeCliArgs),
+}
+
+#[derive(clap::Args)]
+struct ProbeCliArgs {
+    /// The Streamable HTTP endpoint, as clients are given it
+    /// (https://mcp.example.com/mcp); or a stdio server after `--`.
+    url: Option<String>,
+    /// The revision to probe under: `newest` (the newest the server
+    /// accepts: 2026-07-28 by server/discover, else initialize), `all`
+    /// (every one it accepts), or one such as 2025-11-25.
+    #[arg(long, default_value = "newest", value_parser = parse_revisions)]
+    revision: probe::Revisions,
+    /// A header for every HTTP request, 'Name: value' (a token the server
+    /// wants); never printed. Repeatable.
+    #[arg(long = "header", value_name = "NAME: VALUE")]
+    headers: Vec<String>,
+    /// `text` for people, `json` for one JSON object per check and a
+    /// summary.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Seconds to wait for a server that stays silent (nothing else waits).
+    #[arg(long, default_value_t = 5.0, value_parser = parse_seconds)]
+    wait: f64,
+    /// Size in bytes of the oversized message.
+    #[arg(long, default_value_t = 4 * 1024 * 1024)]
+    oversize: usize,
+    /// Largest answer read, in bytes.
+    #[arg(long, default_value_t = Limits::DEFAULT_MAX_SIZE)]
+    max_size: usize,
+    /// A PEM file of certificates to trust besides the platform's roots,
+    /// for https (a private CA).
+    #[arg(long, value_name = "FILE")]
+    ca: Option<std::path::PathBuf>,
+    /// A census: probe every server FILE lists (a URL, or `stdio: COMMAND`,
+    /// one a line).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["url", "command"])]
+    targets: Option<std::path::PathBuf>,
+    /// With --targets: how many servers at once.
+    #[arg(long, default_value_t = 8, requires = "targets")]
+    jobs: usize,
+    /// With --targets: seconds one server may take.
+    #[arg(long, default_value_t = 60.0, value_parser = parse_seconds, requires = "targets")]
+    time_limit: f64,
+    /// The stdio server and its arguments, after `--`.
+    #[arg(last = true, value_name = "SERVER COMMAND")]
+    command: Vec<String>,
+}
+
+fn parse_revisions(s: &str) -> Result<probe::Revisions, String> {
+    match s {
+        "newest" => Ok(probe::Revisions::Newest),
+        "all" => Ok(probe::Revisions::All),
+        _ => match parse_revision(s)? {
+            Revision::JsonRpc => Err("jsonrpc is no MCP revision to probe under".into()),
+            revision => Ok(probe::Revisions::One(revision)),
+        },
+    }
 }
 
 #[derive(clap::Args)]
@@ -332,6 +399,22 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let args = match cli.command {
         Command::Check(args) => args,
+        Command::Probe(args) => {
+            return probe::run_command(&probe::ProbeArgs {
+                url: args.url,
+                command: args.command,
+                revisions: args.revision,
+                headers: args.headers,
+                json: args.format == Format::Json,
+                wait: std::time::Duration::from_secs_f64(args.wait),
+                oversize: args.oversize,
+                max_size: args.max_size,
+                ca: args.ca,
+                targets: args.targets,
+                jobs: args.jobs,
+                time_limit: std::time::Duration::from_secs_f64(args.time_limit),
+            });
+        }
         Command::Tap(args) => {
             let limits = Limits::new().with_max_size(args.max_size);
             if limits.max_size != args.max_size {

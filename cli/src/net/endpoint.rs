@@ -104,6 +104,15 @@ impl Endpoint {
         self.path.as_deref().unwrap_or("/")
     }
 
+    /// The endpoint's own path and query, for a client's requests.
+    pub fn path_and_query(&self) -> PathAndQuery {
+        let text = match &self.query {
+            Some(query) => format!("{}?{query}", self.path()),
+            None => self.path().to_owned(),
+        };
+        PathAndQuery::try_from(text).unwrap_or_else(|_| PathAndQuery::from_static("/"))
+    }
+
     /// Where a request to the tap for `uri` goes: its own path, with the
     /// endpoint's query added when it is the endpoint's path (every path is,
     /// when the URL has none).

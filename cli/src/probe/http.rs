@@ -1,0 +1,170 @@
+//! The probe's side of a Streamable HTTP endpoint: one request at a time
+//! over a kept-alive connection (the tap's [`Link`]), the headers a
+//! client of the revision sends, the user's own (`--header`, never
+//! printed), the session once one is assigned; the answer read whole,
+//! within the wait and the size limit (an event stream message by message).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::header::{ACCEPT, CONTENT_TYPE, HOST, HeaderName, HeaderValue};
+use hyper::{Method, Request, Uri};
+use mcp_envelope::stream::sse::EventReader;
+use tokio::time::{Instant, timeout_at};
+
+use super::answer::{Answer, clip};
+use crate::net::{Endpoint, Link};
+
+/// What a request sends beyond its body.
+#[derive(Clone, Debug, Default)]
+pub struct Headers {
+    /// Headers to send (over the defaults, which they replace).
+    pub set: Vec<(String, String)>,
+    /// Default headers to leave out (`content-type`, `accept`,
+    /// `mcp-session-id`, `mcp-protocol-version`...).
+    pub omit: Vec<&'static str>,
+}
+
+/// An endpoint under probe.
+pub struct HttpServer {
+    endpoint: Arc<Endpoint>,
+    link: Link,
+    /// `--header` values, sent with every request.
+    user: Vec<(HeaderName, HeaderValue)>,
+    /// The session the server assigned, sent on every later request.
+    pub session: Option<String>,
+    /// The revision's `MCP-Protocol-Version`, once negotiated.
+    pub protocol_version: Option<String>,
+    wait: Duration,
+    max_size: usize,
+}
+
+impl HttpServer {
+    pub fn new(
+        endpoint: Arc<Endpoint>,
+        user: Vec<(HeaderName, HeaderValue)>,
+        wait: Duration,
+        max_size: usize,
+    ) -> HttpServer {
+        let link = Link::open(Arc::clone(&endpoint));
+        HttpServer { endpoint, link, user, session: None, protocol_version: None, wait, max_size }
+    }
+
+    /// Another client of the same session, on a connection of its own.
+    pub fn sibling(&self) -> HttpServer {
+        let mut other = HttpServer::new(Arc::clone(&self.endpoint), self.user.clone(), self.wait, self.max_size);
+        other.session.clone_from(&self.session);
+        other.protocol_version.clone_from(&self.protocol_version);
+        other
+    }
+
+    /// Sends one request and reads its answer. `read_body`: false for a
+    /// GET stream, whose status and headers are all a check wants.
+    pub async fn send(&mut self, method: Method, body: Vec<u8>, headers: &Headers, read_body: bool) -> Answer {
+        let deadline = Instant::now() + self.wait;
+        // A server may answer a large body (413, say) before reading it
+        // all, and the connection then still owes it the rest: the next
+        // request goes on a new one.
+        let large = body.len() > 64 * 1024;
+        let mut request = Request::new(Full::new(Bytes::from(body)).map_err(|never| match never {}).boxed());
+        *request.method_mut() = method;
+        *request.uri_mut() = Uri::from(self.endpoint.path_and_query());
+        let map = request.headers_mut();
+        map.insert(HOST, self.endpoint.host_header().clone());
+        map.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        map.insert(ACCEPT, HeaderValue::from_static("application/json, text/event-stream"));
+        if let Some(version) = self.protocol_version.as_deref().and_then(|v| HeaderValue::from_str(v).ok()) {
+            map.insert("mcp-protocol-version", version);
+        }
+        if let Some(session) = self.session.as_deref().and_then(|v| HeaderValue::from_str(v).ok()) {
+            map.insert("mcp-session-id", session);
+        }
+        for (name, value) in &self.user {
+            map.insert(name.clone(), value.clone());
+        }
+        for name in &headers.omit {
+            map.remove(*name);
+        }
+        for (name, value) in &headers.set {
+            if let (Ok(name), Ok(value)) = (HeaderName::from_bytes(name.as_bytes()), HeaderValue::from_str(value)) {
+                map.insert(name, value);
+            }
+        }
+        let response = match timeout_at(deadline, self.link.send(request)).await {
+            Ok(Ok(response)) => response,
+            Ok(Err(e)) => return self.failed(Answer::default(), e),
+            Err(_) => {
+                let silent = self.silent();
+                return self.failed(Answer::default(), silent);
+            }
+        };
+        let (parts, mut body) = response.into_parts();
+        let header = |name: &str| parts.headers.get(name).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        let mut answer = Answer {
+            status: Some(parts.status.as_u16()),
+            content_type: header("content-type"),
+            allow: header("allow"),
+            session_id: header("mcp-session-id"),
+            ..Answer::default()
+        };
+        if !read_body {
+            // The stream is dropped unread: its connection goes with it.
+            self.link = Link::open(Arc::clone(&self.endpoint));
+            return answer;
+        }
+        let kind = answer.content_type.as_deref().unwrap_or_default().to_ascii_lowercase();
+        let events = kind.starts_with("text/event-stream");
+        let mut reader = EventReader::new(self.max_size);
+        let mut held = Vec::new();
+        loop {
+            let frame = match timeout_at(deadline, body.frame()).await {
+                Ok(Some(Ok(frame))) => frame,
+                Ok(Some(Err(e))) => return self.failed(answer, format!("the body failed: {e}")),
+                Ok(None) => break,
+                Err(_) => {
+                    let silent = self.silent();
+                    return self.failed(answer, silent);
+                }
+            };
+            let Ok(data) = frame.into_data() else { continue };
+            if events {
+                reader.feed(&data, |event| {
+                    if let Some(message) = event.message().filter(|m| !m.is_empty()) {
+                        answer.messages.push(message.to_vec());
+                    }
+                });
+            } else if held.len() <= self.max_size {
+                held.extend_from_slice(&data);
+            }
+        }
+        if large {
+            self.link = Link::open(Arc::clone(&self.endpoint));
+        }
+        if events {
+            reader.finish(|_| {});
+        } else if kind.starts_with("application/json")
+            || (!held.is_empty() && held.trim_ascii_start().starts_with(b"{"))
+        {
+            if !held.trim_ascii().is_empty() {
+                answer.messages.push(held);
+            }
+        } else if !held.is_empty() {
+            answer.text = Some(clip(&String::from_utf8_lossy(&held), 200));
+        }
+        answer
+    }
+
+    /// An answer that never came whole: the connection it was on may be
+    /// mid-response, so the next request goes on a new one.
+    fn failed(&mut self, mut answer: Answer, why: String) -> Answer {
+        self.link = Link::open(Arc::clone(&self.endpoint));
+        answer.failure = Some(why);
+        answer
+    }
+
+    fn silent(&self) -> String {
+        format!("no answer within {} s", self.wait.as_secs_f64())
+    }
+}

@@ -1,0 +1,354 @@
+//! One server under probe, over either transport, under one revision: the
+//! handshake (2026-07-28's `server/discover`, or `initialize`), fresh ids,
+//! a provocation and the proof that the server still serves after it.
+
+use hyper::Method;
+use mcp_envelope::{Envelope, Id, Message, Parser, Revision};
+use serde_json::{Value, json};
+
+use super::answer::Answer;
+use super::http::{self, HttpServer};
+use super::stdio::StdioServer;
+use super::wire::Wire;
+
+/// The transport.
+pub enum Peer {
+    Stdio(Box<StdioServer>),
+    Http(HttpServer),
+}
+
+/// A server, the revision it is probed under, and what the probe keeps
+/// between checks.
+pub struct Session {
+    pub peer: Peer,
+    pub wire: Wire,
+    next_id: u64,
+    /// Ids below this belong to earlier checks.
+    spent: u64,
+    /// The size of the oversized message.
+    pub oversize: usize,
+    /// Results the server sent (for the checks that read them: each holds
+    /// `resultType` under 2026-07-28).
+    pub results: Vec<Vec<u8>>,
+}
+
+/// What the handshake learned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Handshake {
+    /// The revision the server took.
+    pub revision: Revision,
+    /// The versions a 2026-07-28 server says it supports.
+    pub supported: Vec<String>,
+}
+
+impl Session {
+    pub fn new(peer: Peer, revision: Revision, oversize: usize) -> Session {
+        Session { peer, wire: Wire { revision }, next_id: 0, spent: 0, oversize, results: Vec::new() }
+    }
+
+    pub fn revision(&self) -> Revision {
+        self.wire.revision
+    }
+
+    pub fn is_http(&self) -> bool {
+        matches!(self.peer, Peer::Http(_))
+    }
+
+    /// A check begins: the ids given so far are earlier checks'.
+    pub fn begin(&mut self) {
+        self.spent = self.next_id + 1;
+    }
+
+    /// A fresh integer id.
+    pub fn id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    /// Starts the server (stdio) and shakes hands under the session's
+    /// revision. An error says why the server cannot be probed under it.
+    pub async fn open(&mut self) -> Result<Handshake, String> {
+        if let Peer::Stdio(server) = &mut self.peer {
+            server.start()?;
+        }
+        if self.revision().mirrors_headers() { self.discover().await } else { self.initialize().await }
+    }
+
+    /// `server/discover`: a 2026-07-28 server lists the versions it
+    /// supports, and must list 2026-07-28 to be probed under it.
+    async fn discover(&mut self) -> Result<Handshake, String> {
+        let id = self.id();
+        let message = self.wire.message(Some(json!(id)), "server/discover", None);
+        let answer = self.call(&message, &Id::Int(id as i64)).await;
+        let result = result_of(&answer, &Id::Int(id as i64), self.revision())
+            .ok_or_else(|| format!("server/discover was not answered with a result: {}", answer.describe()))?;
+        self.results.push(result.clone());
+        let value: Value = serde_json::from_slice(&result).unwrap_or_default();
+        let supported: Vec<String> = value
+            .get("result")
+            .and_then(|r| r.get("supportedVersions"))
+            .and_then(Value::as_array)
+            .map(|v| v.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .unwrap_or_default();
+        if !supported.iter().any(|v| v == Revision::V2026_07_28.name()) {
+            return Err(format!("server/discover lists {supported:?}, not 2026-07-28"));
+        }
+        if let Peer::Http(server) = &mut self.peer {
+            server.protocol_version = None;
+        }
+        Ok(Handshake { revision: Revision::V2026_07_28, supported })
+    }
+
+    /// `initialize` under an earlier revision, then `notifications/initialized`.
+    async fn initialize(&mut self) -> Result<Handshake, String> {
+        let id = self.id();
+        let message = self.wire.initialize(id);
+        let answer = self.call(&message, &Id::Int(id as i64)).await;
+        let result = result_of(&answer, &Id::Int(id as i64), self.revision())
+            .ok_or_else(|| format!("initialize was not answered with a result: {}", answer.describe()))?;
+        let value: Value = serde_json::from_slice(&result).unwrap_or_default();
+        let named =
+            value.get("result").and_then(|r| r.get("protocolVersion")).and_then(Value::as_str).unwrap_or_default();
+        let revision: Revision = named.parse().map_err(|_| format!("initialize named no known revision: {named:?}"))?;
+        if let Peer::Http(server) = &mut self.peer {
+            server.session = answer.session_id.clone();
+            if revision.has_protocol_version_header() {
+                server.protocol_version = Some(revision.name().to_owned());
+            }
+        }
+        self.wire = Wire { revision };
+        let initialized = self.wire.message(None, "notifications/initialized", None);
+        let done = self.send(&initialized).await;
+        if let Some(failure) = done.failure {
+            return Err(format!("notifications/initialized: {failure}"));
+        }
+        Ok(Handshake { revision, supported: Vec::new() })
+    }
+
+    /// Sends one request and waits for its answer (for the handshake and
+    /// the liveness check).
+    pub async fn call(&mut self, message: &super::wire::Message, id: &Id<'_>) -> Answer {
+        let revision = self.revision();
+        match &mut self.peer {
+            Peer::Stdio(server) => {
+                let waited = server.call(&message.body, id, revision).await;
+                Answer { messages: waited.answer.into_iter().collect(), failure: waited.failure, ..Answer::default() }
+            }
+            Peer::Http(server) => server.send(Method::POST, message.body.clone(), &headers(message), true).await,
+        }
+    }
+
+    /// Sends a notification (stdio: a line; HTTP: a POST, its answer read).
+    async fn send(&mut self, message: &super::wire::Message) -> Answer {
+        match &mut self.peer {
+            Peer::Stdio(server) => match server.write(&message.body).await {
+                Ok(()) => Answer::default(),
+                Err(e) => Answer { failure: Some(e), ..Answer::default() },
+            },
+            Peer::Http(server) => server.send(Method::POST, message.body.clone(), &headers(message), true).await,
+        }
+    }
+
+    /// A harmless request (`ping`, or `server/discover`) with a fresh
+    /// string id, to prove the server still serves.
+    fn alive_request(&mut self) -> (Id<'static>, super::wire::Message) {
+        let id = format!("alive-{}", self.id());
+        let message = self.wire.message(Some(json!(id)), self.wire.harmless(), None);
+        (Id::Str(id.into()), message)
+    }
+
+    /// Sends what a check provokes with, and proves the server still
+    /// serves after it: stdio, by a `ping` written right after it, which
+    /// also closes what the provocation got; HTTP, by a `ping` after its
+    /// answer. `awaited`: a request id among what was sent, whose answer is
+    /// waited for even past the ping's. `failure` is set when the server
+    /// stopped serving; a stdio server is then started again (and shaken
+    /// hands with) for the checks that follow. Answers to ids of earlier
+    /// checks (a server that answered late) are left out.
+    pub async fn provoke(&mut self, sent: Sent) -> Answer {
+        let revision = self.revision();
+        let (alive_id, alive) = self.alive_request();
+        let mut answer = match &mut self.peer {
+            Peer::Stdio(server) => {
+                let lines = sent.lines();
+                let mut answer = server.provoke(&lines, &(alive_id.clone(), alive.body.clone()), revision).await;
+                let spent = self.spent;
+                answer.messages.retain(|m| !answers_earlier(m, spent, revision));
+                answer
+            }
+            Peer::Http(server) => {
+                let answer = server.send(sent.method.clone(), sent.body.clone(), &sent.headers, sent.read_body).await;
+                if answer.failure.is_none() {
+                    let check = server.send(Method::POST, alive.body.clone(), &headers(&alive), true).await;
+                    if result_of(&check, &alive_id, revision).is_none() {
+                        let mut stopped = answer.clone();
+                        stopped.failure = Some(format!("it stopped serving after it: a ping got {}", check.describe()));
+                        return stopped;
+                    }
+                }
+                answer
+            }
+        };
+        if answer.failure.is_some()
+            && let Peer::Stdio(_) = self.peer
+        {
+            let reopened = self.reopen().await;
+            if let Err(e) = reopened {
+                answer.failure = Some(format!("{}; restarting it failed: {e}", answer.failure.unwrap_or_default()));
+            }
+        }
+        answer
+    }
+
+    /// Two requests in flight at once, on two connections (HTTP).
+    pub async fn concurrently(&mut self, a: Sent, b: Sent) -> (Answer, Answer) {
+        let Peer::Http(server) = &mut self.peer else {
+            return (Answer { failure: Some("not over HTTP".into()), ..Answer::default() }, Answer::default());
+        };
+        let mut other = server.sibling();
+        tokio::join!(
+            server.send(a.method.clone(), a.body.clone(), &a.headers, true),
+            other.send(b.method.clone(), b.body.clone(), &b.headers, true)
+        )
+    }
+
+    /// Whether the server assigned a session (HTTP).
+    pub fn has_session(&self) -> bool {
+        matches!(&self.peer, Peer::Http(server) if server.session.is_some())
+    }
+
+    /// One HTTP request as it is, with no ping after it.
+    pub async fn send_plain(&mut self, sent: Sent) -> Answer {
+        match &mut self.peer {
+            Peer::Http(server) => {
+                server.send(sent.method.clone(), sent.body.clone(), &sent.headers, sent.read_body).await
+            }
+            Peer::Stdio(_) => Answer { failure: Some("not over HTTP".into()), ..Answer::default() },
+        }
+    }
+
+    /// The lines a stdio server wrote that were no message.
+    pub fn stray(&self) -> Vec<String> {
+        match &self.peer {
+            Peer::Stdio(server) => server.stray.clone(),
+            Peer::Http(_) => Vec::new(),
+        }
+    }
+
+    /// Closes a stdio server's input and waits for it to exit.
+    pub async fn close(&mut self) -> Result<std::process::ExitStatus, String> {
+        match &mut self.peer {
+            Peer::Stdio(server) => server.close().await,
+            Peer::Http(_) => Err("not over stdio".into()),
+        }
+    }
+
+    /// Ends what the session holds: a stdio server killed if it still
+    /// runs, an HTTP session deleted.
+    pub async fn end(&mut self) {
+        match &mut self.peer {
+            Peer::Stdio(server) => server.kill().await,
+            Peer::Http(server) if server.session.is_some() => {
+                let _ = server.send(Method::DELETE, Vec::new(), &http::Headers::default(), true).await;
+                server.session = None;
+            }
+            Peer::Http(_) => {}
+        }
+    }
+
+    /// Starts a stdio server that stopped answering again, under the same
+    /// revision.
+    async fn reopen(&mut self) -> Result<(), String> {
+        if let Peer::Stdio(server) = &mut self.peer {
+            server.kill().await;
+        }
+        self.open().await.map(|_| ())
+    }
+
+    /// Proves the server serves: a `ping` answered with a result.
+    pub async fn alive(&mut self) -> Result<(), String> {
+        let (id, ping) = self.alive_request();
+        let answer = self.call(&ping, &id).await;
+        match result_of(&answer, &id, self.revision()) {
+            Some(result) => {
+                self.results.push(result);
+                Ok(())
+            }
+            None => Err(answer.describe()),
+        }
+    }
+}
+
+/// What a check sends: lines (stdio) or one HTTP request.
+#[derive(Clone, Debug)]
+pub struct Sent {
+    /// The message (stdio: one line each, split on `\n`).
+    pub body: Vec<u8>,
+    pub method: Method,
+    pub headers: http::Headers,
+    pub read_body: bool,
+}
+
+impl Sent {
+    /// A POST of `body` with the revision's headers.
+    pub fn post(body: Vec<u8>, headers: Vec<(&'static str, String)>) -> Sent {
+        let set = headers.into_iter().map(|(n, v)| (n.to_owned(), v)).collect();
+        Sent { body, method: Method::POST, headers: http::Headers { set, omit: Vec::new() }, read_body: true }
+    }
+
+    /// The stdio lines.
+    pub fn lines(&self) -> Vec<Vec<u8>> {
+        self.body.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect()
+    }
+
+    /// A short account, for the scorecard's `sent`.
+    pub fn describe(&self, http: bool) -> String {
+        let body = super::answer::clip(&String::from_utf8_lossy(&self.body), 100);
+        if !http {
+            return body;
+        }
+        let mut extra: Vec<String> =
+            self.headers.set.iter().filter(|(n, _)| !is_default(n)).map(|(n, v)| format!("{n}: {v}")).collect();
+        extra.extend(self.headers.omit.iter().map(|n| format!("no {n}")));
+        let head = if extra.is_empty() { String::new() } else { format!(" [{}]", extra.join(", ")) };
+        if self.body.is_empty() { format!("{}{head}", self.method) } else { format!("{} {body}{head}", self.method) }
+    }
+}
+
+/// The headers every request of the revision carries anyway.
+fn is_default(name: &str) -> bool {
+    name.eq_ignore_ascii_case("mcp-protocol-version")
+        || name.eq_ignore_ascii_case("mcp-method")
+        || name.eq_ignore_ascii_case("mcp-name")
+}
+
+fn headers(message: &super::wire::Message) -> http::Headers {
+    http::Headers { set: message.headers.iter().map(|(n, v)| ((*n).to_owned(), v.clone())).collect(), omit: Vec::new() }
+}
+
+/// The result answering `id` among an answer's messages, as its text.
+pub fn result_of(answer: &Answer, id: &Id<'_>, revision: Revision) -> Option<Vec<u8>> {
+    let mut parser = Parser::new(revision);
+    answer.messages.iter().find_map(|bytes| match parser.parse(bytes) {
+        Ok(Envelope::Single(Message::Result(r))) if r.id == *id => Some(bytes.clone()),
+        _ => None,
+    })
+}
+
+/// Whether `bytes` is a response to an integer id below `spent` (or to an
+/// `alive-N` ping below it).
+fn answers_earlier(bytes: &[u8], spent: u64, revision: Revision) -> bool {
+    let id = match Parser::new(revision).parse(bytes) {
+        Ok(Envelope::Single(Message::Result(r))) => r.id.into_owned(),
+        Ok(Envelope::Single(Message::Error(e))) => match e.id {
+            Some(id) => id.into_owned(),
+            None => return false,
+        },
+        _ => return false,
+    };
+    match id {
+        Id::Int(n) => u64::try_from(n).is_ok_and(|n| n < spent),
+        Id::Str(s) => s.strip_prefix("alive-").and_then(|n| n.parse::<u64>().ok()).is_some_and(|n| n < spent),
+        Id::Null => false,
+    }
+}

@@ -1,0 +1,251 @@
+//! The probe's side of a stdio server: it runs the server, writes lines to
+//! its standard input and reads its standard output line by line (with the
+//! core's framing, so a line past the size limit is counted, not held). It
+//! never waits a fixed time: what a provocation got is what the server
+//! wrote before it answered the request the probe sent right after it.
+
+use std::collections::VecDeque;
+use std::process::Stdio as Piped;
+use std::time::Duration;
+
+use mcp_envelope::stream::{Frame, LineReader};
+use mcp_envelope::{Envelope, Id, Message, Parser, Revision};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::process::{Child, ChildStdin, Command};
+use tokio::sync::mpsc;
+use tokio::time::timeout;
+
+use super::answer::Answer;
+
+/// A line the server wrote.
+enum Line {
+    Message(Vec<u8>),
+    /// Longer than the size limit: its length.
+    Oversized(u64),
+    /// Its standard output ended.
+    End,
+}
+
+struct Running {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: mpsc::UnboundedReceiver<Line>,
+    /// Lines read and not yet taken.
+    pending: VecDeque<Line>,
+    ended: bool,
+}
+
+/// A stdio server under probe.
+pub struct StdioServer {
+    command: Vec<String>,
+    running: Option<Running>,
+    wait: Duration,
+    max_size: usize,
+    /// Every line the server wrote that was no JSON-RPC message (the
+    /// first few): stdout is for messages only.
+    pub stray: Vec<String>,
+    /// How many times the server was started.
+    pub starts: u32,
+}
+
+impl StdioServer {
+    pub fn new(command: Vec<String>, wait: Duration, max_size: usize) -> StdioServer {
+        StdioServer { command, running: None, wait, max_size, stray: Vec::new(), starts: 0 }
+    }
+
+    /// Starts the server (again, if it ended).
+    pub fn start(&mut self) -> Result<(), String> {
+        let (program, args) = self.command.split_first().ok_or("no server command")?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Piped::piped())
+            .stdout(Piped::piped())
+            .stderr(Piped::null())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| format!("{program}: {e}"))?;
+        let stdin = child.stdin.take();
+        let mut stdout = child.stdout.take().ok_or("no standard output")?;
+        let (send, lines) = mpsc::unbounded_channel();
+        let max = self.max_size;
+        tokio::spawn(async move {
+            let mut reader = LineReader::new(max);
+            let mut buf = vec![0u8; 64 * 1024];
+            loop {
+                let n = match stdout.read(&mut buf).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => n,
+                };
+                reader.feed(buf.get(..n).unwrap_or_default(), |frame| {
+                    let _ = send.send(line_of(frame));
+                });
+            }
+            reader.finish(|frame| {
+                let _ = send.send(line_of(frame));
+            });
+            let _ = send.send(Line::End);
+        });
+        self.running = Some(Running { child, stdin, lines, pending: VecDeque::new(), ended: false });
+        self.starts += 1;
+        Ok(())
+    }
+
+    /// Writes `bytes` and a newline.
+    pub async fn write(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let running = self.running.as_mut().ok_or("the server is not running")?;
+        let stdin = running.stdin.as_mut().ok_or("the server's input is closed")?;
+        let mut line = Vec::with_capacity(bytes.len() + 1);
+        line.extend_from_slice(bytes);
+        line.push(b'\n');
+        stdin.write_all(&line).await.map_err(|e| format!("writing to the server: {e}"))?;
+        stdin.flush().await.map_err(|e| format!("writing to the server: {e}"))
+    }
+
+    /// The next line, within the wait.
+    async fn next(&mut self) -> Result<Line, String> {
+        let wait = self.wait;
+        let running = self.running.as_mut().ok_or("the server is not running")?;
+        if let Some(line) = running.pending.pop_front() {
+            return Ok(line);
+        }
+        if running.ended {
+            return Ok(Line::End);
+        }
+        match timeout(wait, running.lines.recv()).await {
+            Ok(Some(line)) => Ok(line),
+            Ok(None) => Ok(Line::End),
+            Err(_) => Err(format!("no answer within {} s", wait.as_secs_f64())),
+        }
+    }
+
+    /// Reads lines until one answers `id` (a response with that id): the
+    /// lines before it, that line, or why it never came (the server ended
+    /// or went silent). A line that is no message at all is kept as a
+    /// stray.
+    pub async fn until_answered(&mut self, id: &Id<'_>, revision: Revision) -> Waited {
+        let mut waited = Waited::default();
+        let mut parser = Parser::new(revision);
+        loop {
+            let line = match self.next().await {
+                Ok(line) => line,
+                Err(silent) => {
+                    waited.failure = Some(silent);
+                    return waited;
+                }
+            };
+            match line {
+                Line::End => {
+                    if let Some(running) = self.running.as_mut() {
+                        running.ended = true;
+                    }
+                    let status = self.exit_status().await;
+                    waited.failure = Some(format!("the server exited ({status})"));
+                    return waited;
+                }
+                Line::Oversized(len) => {
+                    self.note_stray(&format!("a line of {len} bytes, past the size limit"));
+                }
+                Line::Message(bytes) => {
+                    let answered = match parser.parse(&bytes) {
+                        Ok(Envelope::Single(Message::Result(r))) => r.id == *id,
+                        Ok(Envelope::Single(Message::Error(e))) => e.id.as_ref() == Some(id),
+                        Ok(_) => false,
+                        Err(e) if e.reason().code() == -32700 && !looks_like_json(&bytes) => {
+                            self.note_stray(&String::from_utf8_lossy(&bytes));
+                            continue;
+                        }
+                        Err(_) => false,
+                    };
+                    if answered {
+                        waited.answer = Some(bytes);
+                        return waited;
+                    }
+                    waited.before.push(bytes);
+                }
+            }
+        }
+    }
+
+    fn note_stray(&mut self, line: &str) {
+        if self.stray.len() < 5 {
+            self.stray.push(super::answer::clip(line, 120));
+        }
+    }
+
+    async fn exit_status(&mut self) -> String {
+        let Some(running) = self.running.as_mut() else { return "not running".into() };
+        match timeout(self.wait, running.child.wait()).await {
+            Ok(Ok(status)) => status.to_string(),
+            Ok(Err(e)) => e.to_string(),
+            Err(_) => "its output closed, it still runs".into(),
+        }
+    }
+
+    /// Closes the server's input and waits for it to exit: its status, or
+    /// `None` if it did not exit within the wait (then it is killed).
+    pub async fn close(&mut self) -> Result<std::process::ExitStatus, String> {
+        let Some(mut running) = self.running.take() else { return Err("not running".into()) };
+        drop(running.stdin.take());
+        match timeout(self.wait, running.child.wait()).await {
+            Ok(Ok(status)) => Ok(status),
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(_) => {
+                let _ = running.child.kill().await;
+                Err(format!("it did not exit within {} s of the end of its input", self.wait.as_secs_f64()))
+            }
+        }
+    }
+
+    /// Stops the server, whatever it is doing.
+    pub async fn kill(&mut self) {
+        if let Some(mut running) = self.running.take() {
+            let _ = running.child.kill().await;
+        }
+    }
+
+    /// What came back for `sent` (lines written together): everything the
+    /// server wrote before it answered `alive`, the request written right
+    /// after them (a stdio server answers in order: what it did not answer
+    /// by then, it did not answer), and `failure` when it never did.
+    pub async fn provoke(&mut self, sent: &[Vec<u8>], alive: &(Id<'static>, Vec<u8>), revision: Revision) -> Answer {
+        for line in sent.iter().chain([&alive.1]) {
+            if let Err(e) = self.write(line).await {
+                return Answer { failure: Some(e), ..Answer::default() };
+            }
+        }
+        let waited = self.until_answered(&alive.0, revision).await;
+        Answer { messages: waited.before, failure: waited.failure, ..Answer::default() }
+    }
+
+    /// Sends one request and waits for its answer.
+    pub async fn call(&mut self, bytes: &[u8], id: &Id<'_>, revision: Revision) -> Waited {
+        if let Err(e) = self.write(bytes).await {
+            return Waited { failure: Some(e), ..Waited::default() };
+        }
+        self.until_answered(id, revision).await
+    }
+}
+
+/// What came while waiting for an answer.
+#[derive(Debug, Default)]
+pub struct Waited {
+    /// Lines before it.
+    pub before: Vec<Vec<u8>>,
+    /// The answer.
+    pub answer: Option<Vec<u8>>,
+    /// Why it never came.
+    pub failure: Option<String>,
+}
+
+fn line_of(frame: Frame<'_>) -> Line {
+    match frame {
+        Frame::Message { bytes, .. } => Line::Message(bytes.to_vec()),
+        Frame::Oversized { len, .. } => Line::Oversized(len),
+    }
+}
+
+/// A line that starts as JSON would (an object, an array): a broken
+/// message, not a log line printed on the wrong stream.
+fn looks_like_json(bytes: &[u8]) -> bool {
+    matches!(bytes.trim_ascii_start().first(), Some(b'{' | b'['))
+}
