@@ -76,6 +76,7 @@ pub mod codes;
 mod envelope;
 mod error;
 pub mod exchange;
+pub mod grade;
 pub mod ids;
 mod limits;
 mod lookup;

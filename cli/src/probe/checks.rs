@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::http;
 use super::session::{Sent, Session};
-use super::verdict::{self, Outcome, Verdict, Want};
+use mcp_envelope::grade::{self as verdict, Outcome, Verdict, Want};
 
 /// A check's run.
 pub type Run<'s> = Pin<Box<dyn Future<Output = Outcome> + 's>>;
@@ -831,7 +831,7 @@ async fn result_type(s: &mut Session) -> Outcome {
     });
     let got = missing.map_or_else(
         || format!("{} results, each with it", results.len()),
-        |r| super::answer::clip(&String::from_utf8_lossy(r), 160),
+        |r| mcp_envelope::grade::clip(&String::from_utf8_lossy(r), 160),
     );
     let outcome = Outcome {
         verdict: Verdict::Pass,

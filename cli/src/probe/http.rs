@@ -14,8 +14,8 @@ use hyper::{Method, Request, Uri};
 use mcp_envelope::stream::sse::EventReader;
 use tokio::time::{Instant, timeout_at};
 
-use super::answer::{Answer, clip};
 use crate::net::{Endpoint, Link};
+use mcp_envelope::grade::{Answer, clip};
 
 /// What a request sends beyond its body.
 #[derive(Clone, Debug, Default)]

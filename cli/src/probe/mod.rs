@@ -12,14 +12,12 @@
 //! stays silent meets the timeout. After each provocation the server must
 //! still serve; a stdio server that dies is started again.
 
-mod answer;
 mod census;
 mod checks;
 mod http;
 mod report;
 mod session;
 mod stdio;
-mod verdict;
 mod wire;
 
 use std::io::{self, Write};

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::verdict::{Outcome, Verdict};
+use mcp_envelope::grade::{Outcome, Verdict};
 
 /// One check's outcome, with what names it.
 #[derive(Clone, Debug)]

@@ -6,10 +6,10 @@ use hyper::Method;
 use mcp_envelope::{Envelope, Id, Message, Parser, Revision};
 use serde_json::{Value, json};
 
-use super::answer::Answer;
 use super::http::{self, HttpServer};
 use super::stdio::StdioServer;
 use super::wire::Wire;
+use mcp_envelope::grade::Answer;
 
 /// The transport.
 pub enum Peer {
@@ -303,7 +303,7 @@ impl Sent {
 
     /// A short account, for the scorecard's `sent`.
     pub fn describe(&self, http: bool) -> String {
-        let body = super::answer::clip(&String::from_utf8_lossy(&self.body), 100);
+        let body = mcp_envelope::grade::clip(&String::from_utf8_lossy(&self.body), 100);
         if !http {
             return body;
         }

@@ -18,6 +18,7 @@
 //! | [`sse`] | event-stream framing gives a plain model's events for any chunking, by the push and pull readers and the tokio codec, each within its memory bound, and dispatches what an independent decoder (sse-stream) dispatches |
 //! | [`exchange`] | the exchange rules' findings do not depend on chunking, are handed out once, lie inside what was sent, blame the side that sent it, and every -32020 answer is an error response to the request |
 //! | [`ids`] | the in-flight tracker matches a plain model |
+//! | [`grade`] | the probe's grading never panics, and never passes an answer an independent reading (serde_json's) says is not what was wanted |
 
 use alloc::format;
 use alloc::string::String;
@@ -32,6 +33,7 @@ use crate::revision::Revision;
 mod chunks;
 mod differential;
 mod exchange;
+mod grade;
 mod ids;
 mod parse;
 #[cfg(feature = "arbitrary")]
@@ -42,6 +44,7 @@ mod stream;
 
 pub use differential::{differential, differential_under};
 pub use exchange::{exchange, exchange_findings};
+pub use grade::grade;
 pub use ids::ids;
 pub use parse::{parse_serde, parse_serde_under, parse_simd, parse_simd_under};
 #[cfg(feature = "arbitrary")]

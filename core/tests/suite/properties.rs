@@ -59,6 +59,11 @@ fn property_ids() {
     bolero::check!().with_test_time(budget()).for_each(check::ids);
 }
 
+#[test]
+fn property_grade() {
+    bolero::check!().with_test_time(budget()).for_each(check::grade);
+}
+
 /// The check each fuzz target runs, by target name.
 pub fn target(name: &str) -> Option<fn(&[u8])> {
     Some(match name {
@@ -70,6 +75,7 @@ pub fn target(name: &str) -> Option<fn(&[u8])> {
         "sse" => check::sse,
         "exchange" => check::exchange,
         "ids" => check::ids,
+        "grade" => check::grade,
         _ => return None,
     })
 }
@@ -91,7 +97,8 @@ fn regressions() -> std::path::PathBuf {
 #[test]
 fn every_regression_file_is_replayed_through_its_target_and_has_a_note() {
     let root = regressions();
-    for name in ["parse_serde", "parse_simd", "differential", "structured", "stream", "sse", "exchange", "ids"] {
+    for name in ["parse_serde", "parse_simd", "differential", "structured", "stream", "sse", "exchange", "ids", "grade"]
+    {
         assert!(root.join(name).join("NOTES.md").is_file(), "fuzz/regressions/{name}/NOTES.md is missing");
     }
     for dir in std::fs::read_dir(&root).unwrap() {

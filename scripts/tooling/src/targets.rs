@@ -92,7 +92,7 @@ mod tests {
         let names: Vec<String> = targets.iter().flatten().map(|t| t.name.clone()).collect();
         assert_eq!(
             names,
-            ["parse_serde", "parse_simd", "differential", "structured", "stream", "sse", "exchange", "ids"]
+            ["parse_serde", "parse_simd", "differential", "structured", "stream", "sse", "exchange", "ids", "grade"]
         );
         assert!(fuzz_targets("[package]\nname = \"x\"\n").is_err());
     }

@@ -1,16 +1,25 @@
-//! What came back for one thing the probe sent, over either transport, and
-//! the few readings of it the checks share.
+//! What came back for one thing a prober sent, over either transport, and
+//! the readings of it the grading shares.
 
-use mcp_envelope::{Envelope, Id, Message, Parser, Revision};
+use alloc::borrow::ToOwned;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::envelope::{Envelope, Id, Message};
+use crate::parser::Parser;
+use crate::revision::Revision;
 
 /// What came back.
 #[derive(Clone, Debug, Default)]
 pub struct Answer {
     /// HTTP: the status. Stdio: none.
     pub status: Option<u16>,
-    /// HTTP: `Content-Type`, `Allow`, `Mcp-Session-Id`.
+    /// HTTP: `Content-Type`.
     pub content_type: Option<String>,
+    /// HTTP: `Allow` (a 405 names the methods the endpoint serves).
     pub allow: Option<String>,
+    /// HTTP: `Mcp-Session-Id`.
     pub session_id: Option<String>,
     /// The messages that came in answer: the lines a stdio server wrote
     /// before it answered the request that followed; an HTTP response's
@@ -24,15 +33,20 @@ pub struct Answer {
 }
 
 /// One message of an answer, as the strictest reading sees it.
+#[derive(Clone, Debug)]
 pub enum Read<'a> {
+    /// A valid message.
     Message(Message<'a>),
+    /// A batch (read as plain JSON-RPC): its valid items.
     Batch(Vec<Message<'a>>),
+    /// No valid message: the parser's reason and offset.
     Invalid(String),
 }
 
 impl Answer {
     /// Each message read under `revision` (batches, where a server sends
     /// one, read as plain JSON-RPC).
+    #[must_use]
     pub fn read(&self, revision: Revision) -> Vec<Read<'_>> {
         let mut parser = Parser::new(revision);
         let mut batches = Parser::new(Revision::JsonRpc);
@@ -55,11 +69,13 @@ impl Answer {
     }
 
     /// Whether the HTTP status is a success.
+    #[must_use]
     pub fn success(&self) -> bool {
         self.status.is_some_and(|s| (200..300).contains(&s))
     }
 
     /// A short account, for the scorecard's `got`.
+    #[must_use]
     pub fn describe(&self) -> String {
         if let Some(failure) = &self.failure {
             return failure.clone();
@@ -87,7 +103,8 @@ impl Answer {
     }
 }
 
-/// `text` cut to about `max` characters, on a character boundary.
+/// `text` cut to about `max` bytes, on a character boundary.
+#[must_use]
 pub fn clip(text: &str, max: usize) -> String {
     if text.len() <= max {
         return text.to_owned();
@@ -99,11 +116,10 @@ pub fn clip(text: &str, max: usize) -> String {
     format!("{}…", text.get(..end).unwrap_or(text))
 }
 
-/// An id as the JSON the probe sent.
+/// An id as JSON text.
+#[must_use]
 pub fn id_json(id: &Id<'_>) -> String {
-    match id {
-        Id::Str(s) => serde_json::to_string(s.as_ref()).unwrap_or_default(),
-        Id::Int(n) => n.to_string(),
-        Id::Null => "null".into(),
-    }
+    let mut out = Vec::new();
+    crate::write::id(&mut out, id);
+    String::from_utf8(out).unwrap_or_default()
 }

@@ -1,13 +1,20 @@
 //! A check's outcome, and the judgements the checks share: an error that
 //! answers what was sent, no answer at all, the results that answer ids.
 
-use mcp_envelope::{Id, Message, Revision};
+use alloc::borrow::ToOwned;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
 
 use super::answer::{Answer, Read, id_json};
+use crate::envelope::{Id, Message};
+use crate::revision::Revision;
 
 /// How a check came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Verdict {
+    /// What the rules want.
     Pass,
     /// A MUST broken.
     Fail,
@@ -19,6 +26,8 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// `pass`, `fail`, `warn` or `skip`.
+    #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             Verdict::Pass => "pass",
@@ -32,6 +41,7 @@ impl Verdict {
 /// One check's outcome.
 #[derive(Clone, Debug)]
 pub struct Outcome {
+    /// How it came out.
     pub verdict: Verdict,
     /// What was sent.
     pub sent: String,
@@ -44,6 +54,7 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// Not run, and why.
     pub fn skip(why: impl Into<String>) -> Outcome {
         Outcome {
             verdict: Verdict::Skip,
@@ -54,6 +65,8 @@ impl Outcome {
         }
     }
 
+    /// A pass, until [`Outcome::judge`] says otherwise.
+    #[must_use]
     pub fn new(sent: String, expected: impl Into<String>, answer: &Answer) -> Outcome {
         Outcome { verdict: Verdict::Pass, sent, expected: expected.into(), got: answer.describe(), why: None }
     }
@@ -75,7 +88,9 @@ impl Outcome {
 }
 
 /// The error a faulty message should get.
+#[derive(Clone, Debug)]
 pub struct Want {
+    /// Its code.
     pub code: i64,
     /// The id it carries: the message's, or null (`None`) when it could
     /// not be read.
@@ -88,6 +103,8 @@ pub struct Want {
 }
 
 impl Want {
+    /// What the rules want, for the scorecard.
+    #[must_use]
     pub fn describe(&self, http: bool) -> String {
         let id = self.id.as_ref().map_or_else(|| "null".to_owned(), id_json);
         let status = if http { ", an HTTP error status" } else { "" };
