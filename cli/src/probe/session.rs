@@ -122,6 +122,10 @@ impl Session {
         if let Some(failure) = done.failure {
             return Err(format!("notifications/initialized: {failure}"));
         }
+        // A ping answered: whatever the server wrote before it (on stdio,
+        // an answer to the notification, say) is the handshake's, not the
+        // first check's.
+        self.alive().await.map_err(|e| format!("a ping after initialize got {e}"))?;
         Ok(Handshake { revision, supported: Vec::new() })
     }
 

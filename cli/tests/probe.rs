@@ -1,0 +1,379 @@
+//! `mcp-envelope probe` against the example server
+//! (`cli/examples/probe_server.rs`): conforming, it passes every check of
+//! every revision it speaks, over stdio and Streamable HTTP; with one fault
+//! of the kind real servers have, it fails (or, for a SHOULD, warns on)
+//! exactly the checks that fault touches, and passes the rest. And the
+//! probe's own contract: its exit status, its JSON lines, a census.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, reason = "tests fail loudly")]
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn cli() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_mcp-envelope"))
+}
+
+/// The example server, built (again, if its source changed) on first use:
+/// `cargo test --test probe` alone builds no example.
+fn server() -> PathBuf {
+    static BUILT: std::sync::Once = std::sync::Once::new();
+    BUILT.call_once(|| {
+        // The profile the tests were built with (debug is `dev`'s folder).
+        let folder = cli().parent().unwrap().file_name().unwrap().to_string_lossy().into_owned();
+        let profile = if folder == "debug" { "dev".to_owned() } else { folder };
+        let built = Command::new(env!("CARGO"))
+            .args(["build", "-p", "mcp-envelope-cli", "--example", "probe_server", "--profile", &profile])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .unwrap();
+        assert!(built.success(), "building the probe_server example");
+    });
+    cli().parent().unwrap().join("examples").join("probe_server")
+}
+
+/// The example server over HTTP on a free port, stopped when dropped.
+struct Http {
+    child: Child,
+    urls: Vec<String>,
+}
+
+impl Http {
+    fn start(faults: &[&str], count: u16) -> Http {
+        let mut command = Command::new(server());
+        for fault in faults {
+            command.args(["--fault", fault]);
+        }
+        let mut child = command.args(["http", "0", &count.to_string()]).stdout(Stdio::piped()).spawn().unwrap();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let urls = (0..count).map(|_| lines.next().unwrap().unwrap()).collect();
+        Http { child, urls }
+    }
+}
+
+impl Drop for Http {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn probe(args: &[&str]) -> Output {
+    Command::new(cli()).arg("probe").args(["--wait", "2", "--oversize", "2000000"]).args(args).output().unwrap()
+}
+
+/// The verdicts of a JSON run other than pass, by revision:
+/// `check:verdict` each.
+fn not_passed(output: &Output) -> BTreeMap<String, Vec<String>> {
+    let text = String::from_utf8_lossy(&output.stdout);
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for line in text.lines() {
+        let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        let revision = v["revision"].as_str().unwrap().to_owned();
+        let entry = out.entry(revision).or_default();
+        if let Some(check) = v["check"].as_str()
+            && v["verdict"] != "pass"
+        {
+            entry.push(format!("{check}:{}", v["verdict"].as_str().unwrap()));
+        }
+    }
+    out
+}
+
+/// Probes the example server with `faults` over `transport` under every
+/// revision it speaks: what did not pass, by revision.
+fn run(faults: &[&str], transport: &str) -> BTreeMap<String, Vec<String>> {
+    let output = if transport == "stdio" {
+        let server = server();
+        let mut args = vec!["--revision", "all", "--format", "json", "--", server.to_str().unwrap()];
+        for fault in faults {
+            args.extend(["--fault", fault]);
+        }
+        args.push("stdio");
+        probe(&args)
+    } else {
+        let http = Http::start(faults, 1);
+        probe(&["--revision", "all", "--format", "json", &http.urls[0]])
+    };
+    assert!(output.status.code() == Some(0) || output.status.code() == Some(1), "{output:?}");
+    not_passed(&output)
+}
+
+const STDIO: [&str; 5] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
+const HTTP: [&str; 4] = ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
+
+/// What a fault leaves unpassed under each revision: `same` under all,
+/// plus `extra` under those it names.
+fn expect(revisions: &[&str], same: &[&str], extra: &[(&str, &[&str])]) -> BTreeMap<String, Vec<String>> {
+    revisions
+        .iter()
+        .map(|r| {
+            let mut checks: Vec<String> = same.iter().map(|c| (*c).to_owned()).collect();
+            for (revision, more) in extra {
+                if revision == r {
+                    checks.extend(more.iter().map(|c| (*c).to_owned()));
+                }
+            }
+            ((*r).to_owned(), checks)
+        })
+        .collect()
+}
+
+fn sorted(mut found: BTreeMap<String, Vec<String>>) -> BTreeMap<String, Vec<String>> {
+    found.values_mut().for_each(|v| v.sort());
+    found
+}
+
+fn assert_faults(transport: &str, faults: &[&str], expected: BTreeMap<String, Vec<String>>) {
+    assert_eq!(sorted(run(faults, transport)), sorted(expected), "{transport} with {faults:?}");
+}
+
+const PARSE: [&str; 4] = [
+    "parse-error-bad-json:fail",
+    "parse-error-truncated:fail",
+    "parse-error-invalid-utf8:fail",
+    "byte-order-mark:fail",
+];
+const INVALID: [&str; 12] = [
+    "not-an-object-number:fail",
+    "not-an-object-string:fail",
+    "jsonrpc-missing:fail",
+    "jsonrpc-1.0:fail",
+    "method-not-a-string:fail",
+    "id-null:fail",
+    "id-fractional:fail",
+    "id-boolean:fail",
+    "id-object:fail",
+    "params-a-string:fail",
+    "result-and-error-together:fail",
+    "batch-empty:fail",
+];
+const BAD_IDS: [&str; 4] = ["id-null:fail", "id-fractional:fail", "id-boolean:fail", "id-object:fail"];
+const READABLE_IDS: [&str; 6] = [
+    "jsonrpc-missing:fail",
+    "jsonrpc-1.0:fail",
+    "method-not-a-string:fail",
+    "params-a-string:fail",
+    "result-and-error-together:fail",
+    "unknown-method:fail",
+];
+
+/// `batch-refused` fails too, except under 2025-03-26 (which has batches).
+fn with_batch_refused(revisions: &[&str]) -> Vec<(&'static str, &'static [&'static str])> {
+    let all: [&'static str; 4] = ["2024-11-05", "2025-06-18", "2025-11-25", "2026-07-28"];
+    all.into_iter().filter(|r| revisions.contains(r)).map(|r| (r, &["batch-refused:fail"][..])).collect()
+}
+
+#[test]
+fn a_conforming_server_passes_every_check_over_stdio_and_http() {
+    assert_faults("stdio", &[], expect(&STDIO, &[], &[]));
+    assert_faults("http", &[], expect(&HTTP, &[], &[]));
+}
+
+#[test]
+fn parse_errors_answered_as_invalid_requests_fail_the_parse_error_checks() {
+    for (transport, revisions) in [("stdio", &STDIO[..]), ("http", &HTTP[..])] {
+        assert_faults(transport, &["parse-as-invalid"], expect(revisions, &PARSE, &[]));
+    }
+}
+
+#[test]
+fn invalid_requests_answered_as_parse_errors_fail_the_invalid_request_checks() {
+    for (transport, revisions) in [("stdio", &STDIO[..]), ("http", &HTTP[..])] {
+        assert_faults(transport, &["invalid-as-parse"], expect(revisions, &INVALID, &with_batch_refused(revisions)));
+    }
+}
+
+#[test]
+fn a_request_with_a_bad_id_taken_for_a_notification_fails_the_id_checks() {
+    for (transport, revisions) in [("stdio", &STDIO[..]), ("http", &HTTP[..])] {
+        assert_faults(transport, &["bad-id-as-notification"], expect(revisions, &BAD_IDS, &[]));
+    }
+}
+
+#[test]
+fn an_error_without_the_readable_id_fails_the_checks_whose_id_is_readable() {
+    for (transport, revisions) in [("stdio", &STDIO[..]), ("http", &HTTP[..])] {
+        assert_faults(transport, &["error-id-null"], expect(revisions, &READABLE_IDS, &[]));
+    }
+}
+
+#[test]
+fn answering_what_gets_no_answer_fails_those_checks() {
+    for (transport, revisions) in [("stdio", &STDIO[..]), ("http", &HTTP[..])] {
+        let batch: &[(&str, &[&str])] = &[("2025-03-26", &["batch-answered:fail"])];
+        assert_faults(
+            transport,
+            &["answer-notifications"],
+            expect(revisions, &["notification-unanswered:fail"], batch),
+        );
+        assert_faults(
+            transport,
+            &["answer-responses"],
+            expect(revisions, &["response-to-nothing-unanswered:fail"], &[]),
+        );
+    }
+}
+
+#[test]
+fn batches_taken_where_none_are_allowed_fail_batch_refused() {
+    for (transport, revisions) in [("stdio", &STDIO[..]), ("http", &HTTP[..])] {
+        assert_faults(transport, &["batch-always"], expect(revisions, &[], &with_batch_refused(revisions)));
+    }
+}
+
+#[test]
+fn ids_not_echoed_as_sent_fail_the_id_echo_checks() {
+    for (transport, revisions) in [("stdio", &STDIO[..]), ("http", &HTTP[..])] {
+        assert_faults(transport, &["string-id-as-number"], expect(revisions, &["id-string-echoed:fail"], &[]));
+        assert_faults(transport, &["id-through-double"], expect(revisions, &["id-large-integer-exact:fail"], &[]));
+    }
+}
+
+#[test]
+fn a_server_that_cannot_take_two_requests_at_once_fails_ids_in_flight() {
+    assert_faults("http", &["busy"], expect(&HTTP, &["ids-in-flight-answered-once:fail"], &[]));
+}
+
+#[test]
+fn a_server_that_dies_on_a_large_message_fails_oversized_and_is_started_again() {
+    assert_faults("stdio", &["crash-on-large"], expect(&STDIO, &["oversized-message:fail"], &[]));
+    assert_faults("http", &["crash-on-large"], expect(&HTTP, &["oversized-message:warn"], &[]));
+}
+
+#[test]
+fn a_stdio_server_that_writes_other_things_or_mishandles_the_end_is_held_to_it() {
+    assert_faults("stdio", &["stdout-noise"], expect(&STDIO, &["stdout-only-messages:fail"], &[]));
+    assert_faults("stdio", &["exit-1-at-eof"], expect(&STDIO, &["end-of-input:warn"], &[]));
+}
+
+#[test]
+fn the_transport_s_own_rules_are_checked_over_http() {
+    assert_faults("http", &["any-content-type"], expect(&HTTP, &["content-type-not-json:warn"], &[]));
+    assert_faults("http", &["stream-despite-accept"], expect(&HTTP, &["accept-without-event-stream:warn"], &[]));
+    assert_faults("http", &["put-404"], expect(&HTTP, &["method-not-allowed:warn"], &[]));
+    assert_faults("http", &["405-without-allow"], expect(&HTTP, &["method-not-allowed:fail"], &[]));
+    let unsupported: &[(&str, &[&str])] = &[
+        ("2025-06-18", &["protocol-version-unsupported:fail"]),
+        ("2025-11-25", &["protocol-version-unsupported:fail"]),
+        ("2026-07-28", &["unsupported-version-32022:fail"]),
+    ];
+    assert_faults("http", &["any-version"], expect(&HTTP, &[], unsupported));
+}
+
+#[test]
+fn sessions_are_held_to_their_rules_up_to_2025_11_25() {
+    let legacy = |checks: &'static [&'static str]| -> Vec<(&'static str, &'static [&'static str])> {
+        ["2025-03-26", "2025-06-18", "2025-11-25"].into_iter().map(|r| (r, checks)).collect()
+    };
+    assert_faults("http", &["sessions-optional"], expect(&HTTP, &[], &legacy(&["session-id-missing:warn"])));
+    assert_faults(
+        "http",
+        &["unknown-session-served"],
+        expect(&HTTP, &[], &legacy(&["session-id-unknown:fail", "session-deleted:fail"])),
+    );
+    assert_faults("http", &["delete-keeps-session"], expect(&HTTP, &[], &legacy(&["session-deleted:fail"])));
+}
+
+#[test]
+fn the_refusal_half_and_no_sessions_are_checked_under_2026_07_28() {
+    let modern = |checks: &'static [&'static str]| -> Vec<(&'static str, &'static [&'static str])> {
+        vec![("2026-07-28", checks)]
+    };
+    const MISMATCH: [&str; 3] =
+        ["mcp-method-mismatch:fail", "mcp-name-mismatch:fail", "protocol-version-mismatch:fail"];
+    assert_faults("http", &["no-header-check"], expect(&HTTP, &[], &modern(&MISMATCH)));
+    assert_faults("http", &["unknown-method-200"], expect(&HTTP, &[], &modern(&["unknown-method:fail"])));
+    assert_faults(
+        "http",
+        &["unsupported-without-data"],
+        expect(&HTTP, &[], &modern(&["unsupported-version-32022:fail"])),
+    );
+    assert_faults("http", &["get-2026-served"], expect(&HTTP, &[], &modern(&["get-refused:warn"])));
+    assert_faults("http", &["delete-2026-served"], expect(&HTTP, &[], &modern(&["delete-refused:warn"])));
+    assert_faults("http", &["session-id-2026"], expect(&HTTP, &[], &modern(&["no-session-id:warn"])));
+    assert_faults("http", &["no-result-type"], expect(&HTTP, &[], &modern(&["result-type:fail"])));
+    assert_faults("stdio", &["no-result-type"], expect(&STDIO, &[], &modern(&["result-type:fail"])));
+}
+
+#[test]
+fn the_exit_status_says_whether_a_check_failed_or_the_server_could_not_be_probed() {
+    let http = Http::start(&[], 1);
+    assert_eq!(probe(&[&http.urls[0]]).status.code(), Some(0));
+    let faulty = Http::start(&["no-result-type"], 1);
+    let output = probe(&[&faulty.urls[0]]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("FAIL  result-type") && text.contains("[result-type]"), "{text}");
+    assert!(text.lines().last().unwrap().ends_with("pass, 1 fail, 0 warn, 0 skip"), "{text}");
+    // No server there: 2, and why.
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let output = probe(&[&format!("http://127.0.0.1:{free}/mcp")]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no handshake"), "{output:?}");
+    // Bad arguments: 2.
+    assert_eq!(probe(&["--header", "no colon", &http.urls[0]]).status.code(), Some(2));
+    assert_eq!(probe(&[]).status.code(), Some(2));
+}
+
+#[test]
+fn a_header_given_for_every_request_is_sent_and_never_printed() {
+    let http = Http::start(&[], 1);
+    let output = probe(&["--header", "Authorization: Bearer s3cret-token", "--format", "json", &http.urls[0]]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let all = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(!all.contains("s3cret"), "{all}");
+}
+
+#[test]
+fn the_json_lines_give_each_check_its_verdict_rule_and_what_was_sent_wanted_and_got() {
+    let http = Http::start(&[], 1);
+    let output = probe(&["--format", "json", &http.urls[0]]);
+    let lines: Vec<Value> =
+        String::from_utf8_lossy(&output.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let (summary, checks) = lines.split_last().unwrap();
+    assert!(checks.len() >= 30, "{checks:?}");
+    for check in checks {
+        for field in ["check", "verdict", "rule", "sent", "expected", "got", "revision", "transport"] {
+            assert!(check.get(field).is_some_and(Value::is_string), "{field} in {check}");
+        }
+    }
+    assert_eq!(summary["summary"]["pass"], checks.len(), "{summary}");
+    assert_eq!(summary["revision"], "2026-07-28");
+}
+
+#[test]
+fn a_census_probes_every_target_tags_each_line_and_ends_with_a_table() {
+    let many = Http::start(&[], 3);
+    let faulty = Http::start(&["no-result-type"], 1);
+    let dir = std::env::temp_dir().join(format!("mcp-envelope-census-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let targets = dir.join("targets.txt");
+    let server = server();
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let list = format!(
+        "# three conforming, one faulty, one stdio, one dead\n{}\n{}\nstdio: {} stdio\nhttp://127.0.0.1:{free}/mcp\n",
+        many.urls.join("\n"),
+        faulty.urls[0],
+        server.display()
+    );
+    std::fs::write(&targets, list).unwrap();
+    let output = Command::new(cli())
+        .args(["probe", "--wait", "2", "--oversize", "100000", "--targets", targets.to_str().unwrap(), "--jobs", "4"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "a check failed on one server: {output:?}");
+    let lines: Vec<Value> =
+        String::from_utf8_lossy(&output.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let summaries: Vec<&Value> = lines.iter().filter(|l| l.get("summary").is_some()).collect();
+    assert_eq!(summaries.len(), 5, "five servers probed: {summaries:?}");
+    assert!(lines.iter().all(|l| l["target"].is_string()), "every line is tagged");
+    let table = String::from_utf8_lossy(&output.stderr);
+    assert!(table.contains("| result-type | result-type | 4 | 1 | 0 | 0 |"), "{table}");
+    assert!(table.contains(&format!("| http://127.0.0.1:{free}/mcp | - | - | not probed: ")), "{table}");
+    assert!(table.contains("6 servers in"), "{table}");
+}
