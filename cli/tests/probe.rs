@@ -377,3 +377,28 @@ fn a_census_probes_every_target_tags_each_line_and_ends_with_a_table() {
     assert!(table.contains(&format!("| http://127.0.0.1:{free}/mcp | - | - | not probed: ")), "{table}");
     assert!(table.contains("6 servers in"), "{table}");
 }
+
+#[test]
+fn every_check_and_its_rule_is_in_rules_md() {
+    let rules = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../RULES.md")).unwrap();
+    let section = &rules[rules.find("## 9.").unwrap()..rules.find("## Suites").unwrap()];
+    let http = Http::start(&[], 1);
+    let server = server();
+    let mut lines = String::new();
+    for output in [
+        probe(&["--revision", "all", "--format", "json", &http.urls[0]]),
+        probe(&["--revision", "all", "--format", "json", "--", server.to_str().unwrap(), "stdio"]),
+    ] {
+        lines += &String::from_utf8_lossy(&output.stdout);
+    }
+    let mut seen = 0;
+    for line in lines.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let Some(check) = v["check"].as_str() else { continue };
+        let rule = v["rule"].as_str().unwrap();
+        assert!(section.contains(&format!("| `{rule}` |")), "RULES.md section 9 has no row for rule {rule}");
+        assert!(section.contains(&format!("`{check}`")), "RULES.md section 9 does not name check {check}");
+        seen += 1;
+    }
+    assert!(seen > 150, "{seen} checks read");
+}
