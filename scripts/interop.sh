@@ -34,6 +34,10 @@ TS_SDK_VERSION=1.32.2
 MCP_VERSION=2.3.0
 UVICORN_VERSION=0.55.0
 H11_VERSION=0.16.0
+# What the Python SDK's server says in its errors comes from these: pinned,
+# so the scorecards docs/probe.md quotes stay what a run prints.
+PYDANTIC_VERSION=2.14.4
+STARLETTE_VERSION=1.10.0
 out=target/interop
 capture=
 capture_stdio=
@@ -65,11 +69,12 @@ if [ ! -f "$everything" ] || ! installed @modelcontextprotocol/server-everything
     "@modelcontextprotocol/server-everything@$EVERYTHING_VERSION" "@modelcontextprotocol/sdk@$TS_SDK_VERSION" >/dev/null
 fi
 python=$peers/py/bin/python
-if ! "$python" -c "import mcp, uvicorn, h11, importlib.metadata as m; assert m.version('mcp') == '$MCP_VERSION'" 2>/dev/null; then
-  echo "interop: installing mcp==$MCP_VERSION, uvicorn, h11 (PyPI)"
+if ! "$python" -c "import mcp, uvicorn, h11, importlib.metadata as m; assert m.version('mcp') == '$MCP_VERSION' and m.version('pydantic') == '$PYDANTIC_VERSION'" 2>/dev/null; then
+  echo "interop: installing mcp==$MCP_VERSION, pydantic, starlette, uvicorn, h11 (PyPI)"
   python3 -m venv "$peers/py"
   "$python" -m pip install --quiet --disable-pip-version-check \
-    "mcp==$MCP_VERSION" "uvicorn==$UVICORN_VERSION" "h11==$H11_VERSION"
+    "mcp==$MCP_VERSION" "pydantic==$PYDANTIC_VERSION" "starlette==$STARLETTE_VERSION" \
+    "uvicorn==$UVICORN_VERSION" "h11==$H11_VERSION"
 fi
 cargo build --quiet --release --locked -p mcp-envelope-cli
 # Apart: built with it, the example's dev-dependencies would change the
@@ -90,4 +95,6 @@ echo
 echo
 "$target_dir/release/examples/test_certs" "$out/certs"
 "$python" scripts/interop/tls.py --bin "$target_dir/release/mcp-envelope" --certs "$out/certs" --out "$out/tls" || status=1
+echo
+"$python" scripts/interop/probe.py --bin "$target_dir/release/mcp-envelope" --everything "$everything" --out "$out/probe" || status=1
 exit "$status"

@@ -21,3 +21,5 @@ require '^GET-stream sampling, TypeScript SDK client and server: 50 of 50 direct
   "the TypeScript SDK pair did not succeed 50 of 50 both ways"
 require '^https: [1-9][0-9]* sessions each way, [1-9][0-9]* identical, and the timed one; 0 findings, 0 invalid, 0 failures$' \
   "not every https session ran clean"
+require '^probe: 6 scorecards of the real peers, 0 failures$' \
+  "the probe's scorecards of the real peers are not what docs/probe.md shows"

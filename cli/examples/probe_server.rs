@@ -227,7 +227,9 @@ fn error_body(id: Option<&Value>, code: i64, text: &str) -> Vec<u8> {
 /// every request), if any.
 fn declared(bytes: &[u8]) -> Option<Revision> {
     let value: Value = serde_json::from_slice(bytes).ok()?;
-    value.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")?.as_str()?.parse().ok()
+    // A batch's first item speaks for it.
+    let message = if value.is_array() { value.get(0)? } else { &value };
+    message.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")?.as_str()?.parse().ok()
 }
 
 /// Stdio: one message a line, answered in order; a message is judged under

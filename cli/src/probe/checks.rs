@@ -7,7 +7,8 @@ use std::future::Future;
 use std::pin::Pin;
 
 use hyper::Method;
-use mcp_envelope::{Id, Revision};
+use mcp_envelope::grade::Read;
+use mcp_envelope::{Id, Message, Revision};
 use serde_json::{Value, json};
 
 use super::http;
@@ -158,7 +159,9 @@ pub const CHECKS: &[Check] = &[
         over: Over::Both,
         when: every,
         run: |s| {
-            Box::pin(invalid(s, |id, m| format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{m}","params":"x"}}"#), true))
+            let body: fn(&str, &str) -> String =
+                |id, m| format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{m}","params":"x"}}"#);
+            Box::pin(invalid_or(s, body, true, &[-32602]))
         },
     },
     Check {
@@ -400,12 +403,18 @@ async fn byte_order_mark(s: &mut Session) -> Outcome {
 /// `body(id)`: a message that is no valid request; `readable`: its id
 /// can be read, and the error carries it.
 async fn invalid(s: &mut Session, body: fn(&str, &str) -> String, readable: bool) -> Outcome {
+    invalid_or(s, body, readable, &[]).await
+}
+
+/// As [`invalid`], where `also` are codes that answer the fault loosely
+/// (-32602 for `params` that is no structure: a warning).
+async fn invalid_or(s: &mut Session, body: fn(&str, &str) -> String, readable: bool, also: &'static [i64]) -> Outcome {
     let id = s.id();
     let method = s.wire.harmless();
     let text = body(&id.to_string(), method);
     let sent = raw(s, text.as_bytes(), method);
     let http = s.is_http();
-    let want = Want { code: -32600, id: readable.then_some(Id::Int(id as i64)), also: &[-32602], alike: &[] };
+    let want = Want { code: -32600, id: readable.then_some(Id::Int(id as i64)), also, alike: &[] };
     let answer = s.provoke(sent.clone()).await;
     let outcome = Outcome::new(sent.describe(http), want.describe(http), &answer);
     verdict::error(outcome, &answer, &want, s.revision(), http)
@@ -480,9 +489,11 @@ async fn batch_refused(s: &mut Session) -> Outcome {
     let want = Want { code: -32600, id: None, also: &[], alike: &[] };
     let answer = s.provoke(sent.clone()).await;
     let outcome = Outcome::new(sent.describe(http), want.describe(http), &answer);
+    // The revision removed batches; running one anyway is lenient, which
+    // its text does not forbid (it binds the client).
     let processed = verdict::results(&answer, &[Id::Int(id as i64)], Revision::JsonRpc).is_empty();
     if processed {
-        return outcome.judge(Verdict::Fail, "the batch was taken, under a revision without batches");
+        return outcome.judge(Verdict::Warn, "the batch was run, under a revision without batches");
     }
     verdict::error(outcome, &answer, &want, s.revision(), http)
 }
@@ -519,7 +530,16 @@ async fn id_echoed(s: &mut Session, id: Value) -> Outcome {
         text.contains(&format!("\"id\":{raw_id}")) || text.contains(&format!("\"id\": {raw_id}"))
     });
     let faults = verdict::results(&answer, &[wanted], s.revision());
+    // RFC 8259, 9: "An implementation may set limits on the range and
+    // precision of numbers": refusing an id past 2^53 is allowed (a
+    // warning); answering another is not.
+    let reads = answer.read(s.revision());
+    let refused =
+        id.is_number() && !reads.is_empty() && reads.iter().all(|r| matches!(r, Read::Message(Message::Error(_))));
     match faults.first() {
+        Some(_) if refused => {
+            outcome.judge(Verdict::Warn, "an integer id past 2^53 refused (RFC 8259 lets a parser limit numbers)")
+        }
         Some(fault) => outcome.judge(Verdict::Fail, fault.clone()),
         None if !echoed => outcome.judge(Verdict::Fail, format!("the id came back as other text than {raw_id}")),
         None => outcome,

@@ -87,7 +87,15 @@ impl Answer {
         if let Some(text) = &self.text {
             parts.push(format!("{:?}", clip(text, 80)));
         }
-        match self.messages.as_slice() {
+        // Notifications answer nothing (a server may send one at any time:
+        // a changed tool list), so they are not what came back.
+        let mut parser = Parser::new(Revision::JsonRpc);
+        let messages: Vec<&Vec<u8>> = self
+            .messages
+            .iter()
+            .filter(|m| !matches!(parser.parse(m), Ok(Envelope::Single(Message::Notification(_)))))
+            .collect();
+        match messages.as_slice() {
             [] if self.status.is_none() => parts.push("no answer".into()),
             [] => {}
             messages => {
