@@ -6,6 +6,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
+use bytes::Bytes;
 use hyper::Method;
 use mcp_envelope::grade::Read;
 use mcp_envelope::{Id, Message, Revision};
@@ -580,14 +581,23 @@ async fn in_flight(s: &mut Session) -> Outcome {
 /// server serves after it.
 async fn oversized(s: &mut Session) -> Outcome {
     let id = s.id();
-    let pad = "a".repeat(s.oversize);
-    let message = s.wire.message(Some(json!(id)), s.wire.harmless(), Some(json!({"mcp-envelope-padding": pad})));
-    let size = message.body.len();
-    let sent = Sent::post(message.body, message.headers);
+    // The message with an empty padding, split where the padding goes: the
+    // padding itself (shared, never copied) goes between.
+    let message = s.wire.message(Some(json!(id)), s.wire.harmless(), Some(json!({"mcp-envelope-padding": ""})));
+    // Up to the empty string's opening quote; its closing one is the tail's.
+    let marker = br#""mcp-envelope-padding":"#;
+    let at = message.body.windows(marker.len()).position(|w| w == marker).map_or(0, |i| i + marker.len() + 1);
+    let (head, tail) = message.body.split_at(at);
+    let size = message.body.len() + s.pad.len();
+    let mut sent = Sent::post(Vec::new(), message.headers);
+    sent.body = vec![Bytes::copy_from_slice(head), s.pad.clone(), Bytes::copy_from_slice(tail)];
     let http = s.is_http();
     let answer = s.provoke(sent).await;
-    let outcome =
-        Outcome::new(format!("a ping of {size} bytes"), "an answer or a clean refusal, and still serving", &answer);
+    let outcome = Outcome::new(
+        format!("a {} of {size} bytes", s.wire.harmless()),
+        "an answer or a clean refusal, and still serving",
+        &answer,
+    );
     match &answer.failure {
         Some(failure) => outcome.judge(Verdict::Fail, failure.clone()),
         None if http && answer.status.is_some_and(|s| s >= 500) => {
@@ -637,7 +647,7 @@ async fn accept(s: &mut Session) -> Outcome {
 }
 
 async fn put(s: &mut Session) -> Outcome {
-    let sent = Sent { body: Vec::new(), method: Method::PUT, headers: http::Headers::default(), read_body: true };
+    let sent = Sent::empty(Method::PUT, http::Headers::default(), true);
     let answer = s.provoke(sent.clone()).await;
     let outcome = Outcome::new(sent.describe(true), "405 Method Not Allowed with Allow", &answer);
     match (&answer.failure, answer.status) {
@@ -714,7 +724,7 @@ async fn session_deleted(s: &mut Session) -> Outcome {
     if !s.has_session() {
         return Outcome::skip("the server assigned no session");
     }
-    let delete = Sent { body: Vec::new(), method: Method::DELETE, headers: http::Headers::default(), read_body: true };
+    let delete = Sent::empty(Method::DELETE, http::Headers::default(), true);
     let ended = s.send_plain(delete).await;
     if ended.status == Some(405) {
         return Outcome::skip("the server does not let clients end sessions (405)");
@@ -807,18 +817,8 @@ async fn unsupported_version(s: &mut Session) -> Outcome {
 }
 
 async fn refused_method(s: &mut Session, method: Method) -> Outcome {
-    let sent = Sent {
-        body: Vec::new(),
-        method,
-        headers: http::Headers {
-            set: vec![
-                ("MCP-Protocol-Version".into(), "2026-07-28".into()),
-                ("accept".into(), "text/event-stream".into()),
-            ],
-            omit: Vec::new(),
-        },
-        read_body: false,
-    };
+    let set = vec![("MCP-Protocol-Version".into(), "2026-07-28".into()), ("accept".into(), "text/event-stream".into())];
+    let sent = Sent::empty(method, http::Headers { set, omit: Vec::new() }, false);
     let answer = s.provoke(sent.clone()).await;
     let outcome = Outcome::new(sent.describe(true), "405 Method Not Allowed", &answer);
     match (&answer.failure, answer.status) {

@@ -8,7 +8,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full};
+use http_body::{Frame, SizeHint};
+use http_body_util::BodyExt;
 use hyper::header::{ACCEPT, CONTENT_TYPE, HOST, HeaderName, HeaderValue};
 use hyper::{Method, Request, Uri};
 use mcp_envelope::stream::sse::EventReader;
@@ -62,13 +63,13 @@ impl HttpServer {
 
     /// Sends one request and reads its answer. `read_body`: false for a
     /// GET stream, whose status and headers are all a check wants.
-    pub async fn send(&mut self, method: Method, body: Vec<u8>, headers: &Headers, read_body: bool) -> Answer {
+    pub async fn send(&mut self, method: Method, body: &[Bytes], headers: &Headers, read_body: bool) -> Answer {
         let deadline = Instant::now() + self.wait;
         // A server may answer a large body (413, say) before reading it
         // all, and the connection then still owes it the rest: the next
         // request goes on a new one.
-        let large = body.len() > 64 * 1024;
-        let mut request = Request::new(Full::new(Bytes::from(body)).map_err(|never| match never {}).boxed());
+        let large = body.iter().map(Bytes::len).sum::<usize>() > 64 * 1024;
+        let mut request = Request::new(Chunks(body.iter().cloned().collect()).map_err(|never| match never {}).boxed());
         *request.method_mut() = method;
         *request.uri_mut() = Uri::from(self.endpoint.path_and_query());
         let map = request.headers_mut();
@@ -166,5 +167,29 @@ impl HttpServer {
 
     fn silent(&self) -> String {
         format!("no answer within {} s", self.wait.as_secs_f64())
+    }
+}
+
+/// A request body sent as the chunks it was built of (a large padding
+/// shared by every probe of a census is never copied into each body).
+struct Chunks(std::collections::VecDeque<Bytes>);
+
+impl http_body::Body for Chunks {
+    type Data = Bytes;
+    type Error = std::convert::Infallible;
+
+    fn poll_frame(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+        std::task::Poll::Ready(self.get_mut().0.pop_front().map(|chunk| Ok(Frame::data(chunk))))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        SizeHint::with_exact(self.0.iter().map(|c| c.len() as u64).sum())
     }
 }

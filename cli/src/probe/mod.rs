@@ -89,7 +89,8 @@ pub struct Options {
     pub revisions: Revisions,
     pub headers: Vec<(HeaderName, HeaderValue)>,
     pub wait: Duration,
-    pub oversize: usize,
+    /// The oversized message's padding, made once for every probe.
+    pub pad: bytes::Bytes,
     pub max_size: usize,
 }
 
@@ -150,7 +151,7 @@ pub async fn probe(target: &Target, options: &Options) -> Result<Vec<Card>, Stri
         Revisions::Newest | Revisions::All => [Revision::V2026_07_28].iter().chain(legacy).copied().collect(),
     };
     for revision in wanted {
-        let mut session = Session::new(options.peer(target), revision, options.oversize);
+        let mut session = Session::new(options.peer(target), revision, options.pad.clone());
         let opened = session.open().await;
         let handshake = match opened {
             Ok(handshake) => handshake,
@@ -220,7 +221,7 @@ pub fn run_command(args: &ProbeArgs) -> ExitCode {
         revisions: args.revisions,
         headers,
         wait: args.wait,
-        oversize: args.oversize,
+        pad: bytes::Bytes::from(vec![b'a'; args.oversize]),
         max_size: args.max_size,
     };
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {

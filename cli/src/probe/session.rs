@@ -2,6 +2,7 @@
 //! handshake (2026-07-28's `server/discover`, or `initialize`), fresh ids,
 //! a provocation and the proof that the server still serves after it.
 
+use bytes::Bytes;
 use hyper::Method;
 use mcp_envelope::{Envelope, Id, Message, Parser, Revision};
 use serde_json::{Value, json};
@@ -21,12 +22,12 @@ pub enum Peer {
 /// between checks.
 pub struct Session {
     pub peer: Peer,
+    /// The padding of the oversized message, shared by every session.
+    pub pad: Bytes,
     pub wire: Wire,
     next_id: u64,
     /// Ids below this belong to earlier checks.
     spent: u64,
-    /// The size of the oversized message.
-    pub oversize: usize,
     /// Results the server sent (for the checks that read them: each holds
     /// `resultType` under 2026-07-28).
     pub results: Vec<Vec<u8>>,
@@ -42,8 +43,8 @@ pub struct Handshake {
 }
 
 impl Session {
-    pub fn new(peer: Peer, revision: Revision, oversize: usize) -> Session {
-        Session { peer, wire: Wire { revision }, next_id: 0, spent: 0, oversize, results: Vec::new() }
+    pub fn new(peer: Peer, revision: Revision, pad: Bytes) -> Session {
+        Session { peer, pad, wire: Wire { revision }, next_id: 0, spent: 0, results: Vec::new() }
     }
 
     pub fn revision(&self) -> Revision {
@@ -138,7 +139,9 @@ impl Session {
                 let waited = server.call(&message.body, id, revision).await;
                 Answer { messages: waited.answer.into_iter().collect(), failure: waited.failure, ..Answer::default() }
             }
-            Peer::Http(server) => server.send(Method::POST, message.body.clone(), &headers(message), true).await,
+            Peer::Http(server) => {
+                server.send(Method::POST, &[Bytes::from(message.body.clone())], &headers(message), true).await
+            }
         }
     }
 
@@ -149,7 +152,9 @@ impl Session {
                 Ok(()) => Answer::default(),
                 Err(e) => Answer { failure: Some(e), ..Answer::default() },
             },
-            Peer::Http(server) => server.send(Method::POST, message.body.clone(), &headers(message), true).await,
+            Peer::Http(server) => {
+                server.send(Method::POST, &[Bytes::from(message.body.clone())], &headers(message), true).await
+            }
         }
     }
 
@@ -174,16 +179,16 @@ impl Session {
         let (alive_id, alive) = self.alive_request();
         let mut answer = match &mut self.peer {
             Peer::Stdio(server) => {
-                let lines = sent.lines();
-                let mut answer = server.provoke(&lines, &(alive_id.clone(), alive.body.clone()), revision).await;
+                let mut answer = server.provoke(&sent.body, &(alive_id.clone(), alive.body.clone()), revision).await;
                 let spent = self.spent;
                 answer.messages.retain(|m| !answers_earlier(m, spent, revision));
                 answer
             }
             Peer::Http(server) => {
-                let answer = server.send(sent.method.clone(), sent.body.clone(), &sent.headers, sent.read_body).await;
+                let answer = server.send(sent.method.clone(), &sent.body, &sent.headers, sent.read_body).await;
                 if answer.failure.is_none() {
-                    let check = server.send(Method::POST, alive.body.clone(), &headers(&alive), true).await;
+                    let check =
+                        server.send(Method::POST, &[Bytes::from(alive.body.clone())], &headers(&alive), true).await;
                     if result_of(&check, &alive_id, revision).is_none() {
                         let mut stopped = answer.clone();
                         stopped.failure = Some(format!("it stopped serving after it: a ping got {}", check.describe()));
@@ -211,8 +216,8 @@ impl Session {
         };
         let mut other = server.sibling();
         tokio::join!(
-            server.send(a.method.clone(), a.body.clone(), &a.headers, true),
-            other.send(b.method.clone(), b.body.clone(), &b.headers, true)
+            server.send(a.method.clone(), &a.body, &a.headers, true),
+            other.send(b.method.clone(), &b.body, &b.headers, true)
         )
     }
 
@@ -224,9 +229,7 @@ impl Session {
     /// One HTTP request as it is, with no ping after it.
     pub async fn send_plain(&mut self, sent: Sent) -> Answer {
         match &mut self.peer {
-            Peer::Http(server) => {
-                server.send(sent.method.clone(), sent.body.clone(), &sent.headers, sent.read_body).await
-            }
+            Peer::Http(server) => server.send(sent.method.clone(), &sent.body, &sent.headers, sent.read_body).await,
             Peer::Stdio(_) => Answer { failure: Some("not over HTTP".into()), ..Answer::default() },
         }
     }
@@ -253,7 +256,7 @@ impl Session {
         match &mut self.peer {
             Peer::Stdio(server) => server.kill().await,
             Peer::Http(server) if server.session.is_some() => {
-                let _ = server.send(Method::DELETE, Vec::new(), &http::Headers::default(), true).await;
+                let _ = server.send(Method::DELETE, &[], &http::Headers::default(), true).await;
                 server.session = None;
             }
             Peer::Http(_) => {}
@@ -286,8 +289,9 @@ impl Session {
 /// What a check sends: lines (stdio) or one HTTP request.
 #[derive(Clone, Debug)]
 pub struct Sent {
-    /// The message (stdio: one line each, split on `\n`).
-    pub body: Vec<u8>,
+    /// The message, in the chunks it was built of (stdio: written as one
+    /// line; a `\n` inside makes two).
+    pub body: Vec<Bytes>,
     pub method: Method,
     pub headers: http::Headers,
     pub read_body: bool,
@@ -297,17 +301,24 @@ impl Sent {
     /// A POST of `body` with the revision's headers.
     pub fn post(body: Vec<u8>, headers: Vec<(&'static str, String)>) -> Sent {
         let set = headers.into_iter().map(|(n, v)| (n.to_owned(), v)).collect();
-        Sent { body, method: Method::POST, headers: http::Headers { set, omit: Vec::new() }, read_body: true }
+        Sent {
+            body: vec![Bytes::from(body)],
+            method: Method::POST,
+            headers: http::Headers { set, omit: Vec::new() },
+            read_body: true,
+        }
     }
 
-    /// The stdio lines.
-    pub fn lines(&self) -> Vec<Vec<u8>> {
-        self.body.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect()
+    /// A request with no body.
+    pub fn empty(method: Method, headers: http::Headers, read_body: bool) -> Sent {
+        Sent { body: Vec::new(), method, headers, read_body }
     }
 
     /// A short account, for the scorecard's `sent`.
     pub fn describe(&self, http: bool) -> String {
-        let body = mcp_envelope::grade::clip(&String::from_utf8_lossy(&self.body), 100);
+        // The start is enough to show (a padded message is shown by its size).
+        let start: Vec<u8> = self.body.iter().flat_map(|c| c.iter().copied()).take(120).collect();
+        let body = mcp_envelope::grade::clip(&String::from_utf8_lossy(&start), 100);
         if !http {
             return body;
         }

@@ -101,6 +101,17 @@ impl StdioServer {
         stdin.flush().await.map_err(|e| format!("writing to the server: {e}"))
     }
 
+    /// Writes `chunks` as one line (a newline after the last).
+    async fn write_chunks(&mut self, chunks: &[bytes::Bytes]) -> Result<(), String> {
+        let running = self.running.as_mut().ok_or("the server is not running")?;
+        let stdin = running.stdin.as_mut().ok_or("the server's input is closed")?;
+        for chunk in chunks {
+            stdin.write_all(chunk).await.map_err(|e| format!("writing to the server: {e}"))?;
+        }
+        stdin.write_all(b"\n").await.map_err(|e| format!("writing to the server: {e}"))?;
+        stdin.flush().await.map_err(|e| format!("writing to the server: {e}"))
+    }
+
     /// The next line, within the wait.
     async fn next(&mut self) -> Result<Line, String> {
         let wait = self.wait;
@@ -207,11 +218,17 @@ impl StdioServer {
     /// server wrote before it answered `alive`, the request written right
     /// after them (a stdio server answers in order: what it did not answer
     /// by then, it did not answer), and `failure` when it never did.
-    pub async fn provoke(&mut self, sent: &[Vec<u8>], alive: &(Id<'static>, Vec<u8>), revision: Revision) -> Answer {
-        for line in sent.iter().chain([&alive.1]) {
-            if let Err(e) = self.write(line).await {
-                return Answer { failure: Some(e), ..Answer::default() };
-            }
+    pub async fn provoke(
+        &mut self,
+        sent: &[bytes::Bytes],
+        alive: &(Id<'static>, Vec<u8>),
+        revision: Revision,
+    ) -> Answer {
+        if let Err(e) = self.write_chunks(sent).await {
+            return Answer { failure: Some(e), ..Answer::default() };
+        }
+        if let Err(e) = self.write(&alive.1).await {
+            return Answer { failure: Some(e), ..Answer::default() };
         }
         let waited = self.until_answered(&alive.0, revision).await;
         Answer { messages: waited.before, failure: waited.failure, ..Answer::default() }
