@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 
 use super::answer::{Answer, Read, id_json};
 use crate::envelope::{Id, Message};
+use crate::lookup;
 use crate::revision::Revision;
 
 /// How a check came out.
@@ -169,10 +170,11 @@ pub fn nothing(outcome: Outcome, answer: &Answer, revision: Revision, http: bool
     if let Some(failure) = &answer.failure {
         return outcome.judge(Verdict::Fail, failure.clone());
     }
-    let answered = answer
-        .read(revision)
-        .iter()
-        .any(|r| matches!(r, Read::Message(Message::Result(_) | Message::Error(_)) | Read::Batch(_)));
+    let answered = answer.read(revision).iter().zip(&answer.messages).any(|(read, bytes)| match read {
+        Read::Message(Message::Result(_) | Message::Error(_)) | Read::Batch(_) => true,
+        Read::Message(_) => false,
+        Read::Invalid(_) => shaped_like_a_response(bytes),
+    });
     if !http {
         return if answered { outcome.judge(Verdict::Fail, "it was answered") } else { outcome };
     }
@@ -187,6 +189,27 @@ pub fn nothing(outcome: Outcome, answer: &Answer, revision: Revision, http: bool
         }
         _ => outcome,
     }
+}
+
+/// Whether a message the rules reject still answers: an array (`[]` for
+/// a batch of notifications, which JSON-RPC forbids), an object with a
+/// `result`, or with an `error` and an id that is not null. A malformed
+/// response is still a response to what gets none.
+fn shaped_like_a_response(bytes: &[u8]) -> bool {
+    let Ok(text) = core::str::from_utf8(bytes) else { return false };
+    let text = text.trim_matches([' ', '\t', '\n', '\r']);
+    if text.starts_with('[') {
+        return true;
+    }
+    // A member named twice counts as there (`Err`): which one a reader
+    // keeps is the reader's.
+    let has = |name| !matches!(lookup::member(text, name), Ok(None));
+    let id_not_null = match lookup::member(text, "id") {
+        Ok(None) => false,
+        Ok(Some(span)) => text.get(span).is_some_and(|v| v != "null"),
+        Err(_) => true,
+    };
+    has("result") || (has("error") && id_not_null)
 }
 
 /// Whether every message of an answer is an error without an id.

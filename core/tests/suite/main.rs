@@ -12,6 +12,7 @@ mod codes;
 mod exchange;
 mod exchange_corpus;
 mod flights;
+mod grade;
 mod ids;
 mod jsonrpc_spec;
 mod jsontestsuite;

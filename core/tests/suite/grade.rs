@@ -1,0 +1,76 @@
+//! The probe's grading (RULES.md, section 9): what passes for an error, for
+//! no answer, and for the results that answer ids.
+
+use mcp_envelope::grade::{self, Answer, Outcome, Verdict, Want};
+use mcp_envelope::{Id, Revision};
+
+fn stdio(messages: &[&str]) -> Answer {
+    Answer { messages: messages.iter().map(|m| m.as_bytes().to_vec()).collect(), ..Answer::default() }
+}
+
+fn http(status: u16, messages: &[&str]) -> Answer {
+    Answer { status: Some(status), ..stdio(messages) }
+}
+
+fn blank() -> Outcome {
+    Outcome::new(String::new(), "", &Answer::default())
+}
+
+fn nothing(answer: &Answer, http: bool) -> Verdict {
+    grade::nothing(blank(), answer, Revision::V2025_11_25, http).verdict
+}
+
+#[test]
+fn what_gets_no_answer_passes_on_silence_and_on_the_server_s_own_notifications() {
+    assert_eq!(nothing(&stdio(&[]), false), Verdict::Pass);
+    let log = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}"#;
+    assert_eq!(nothing(&stdio(&[log]), false), Verdict::Pass);
+    assert_eq!(nothing(&http(202, &[]), true), Verdict::Pass);
+}
+
+#[test]
+fn a_response_to_what_gets_none_fails_even_when_the_rules_reject_it() {
+    // `[]` (JSON-RPC: never an empty array), a result under `jsonrpc` 1.0,
+    // a result and an error together: malformed, and answers all the same.
+    for answer in [
+        "[]",
+        " [1] ",
+        r#"{"jsonrpc":"1.0","id":1,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}"#,
+        r#"{"jsonrpc":"2.0","id":1.5,"error":{"code":-32600,"message":"x"}}"#,
+        r#"{"jsonrpc":"2.0","id":null,"id":1,"error":{"code":-32600,"message":"x"}}"#,
+    ] {
+        assert_eq!(nothing(&stdio(&[answer]), false), Verdict::Fail, "{answer}");
+        assert_eq!(nothing(&http(400, &[answer]), true), Verdict::Fail, "{answer}");
+    }
+    assert_eq!(nothing(&stdio(&[r#"{"jsonrpc":"2.0","id":1,"result":{}}"#]), false), Verdict::Fail);
+}
+
+#[test]
+fn a_refusal_may_carry_an_error_without_an_id_even_a_malformed_one() {
+    let idless = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"x"}}"#;
+    assert_eq!(nothing(&http(400, &[idless]), true), Verdict::Pass);
+    let no_jsonrpc = r#"{"id":null,"error":{"code":-32600,"message":"x"}}"#;
+    assert_eq!(nothing(&http(400, &[no_jsonrpc]), true), Verdict::Pass);
+    assert_eq!(nothing(&http(200, &[]), true), Verdict::Fail, "a success that is not 202");
+}
+
+#[test]
+fn an_error_passes_only_with_the_code_and_id_wanted() {
+    let want = Want { code: -32600, id: Some(Id::Int(7)), also: &[-32602], alike: &[] };
+    let grade = |answer: &str| grade::error(blank(), &stdio(&[answer]), &want, Revision::V2025_11_25, false).verdict;
+    assert_eq!(grade(r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"x"}}"#), Verdict::Pass);
+    assert_eq!(grade(r#"{"jsonrpc":"2.0","id":"7","error":{"code":-32600,"message":"x"}}"#), Verdict::Fail);
+    assert_eq!(grade(r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32700,"message":"x"}}"#), Verdict::Fail);
+    assert_eq!(grade(r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"x"}}"#), Verdict::Warn);
+    assert_eq!(grade(r#"{"jsonrpc":"2.0","id":7,"result":{}}"#), Verdict::Fail);
+}
+
+#[test]
+fn ids_pass_when_each_is_answered_by_one_result() {
+    let ids = [Id::Int(1), Id::Str("1".into())];
+    let both = stdio(&[r#"{"jsonrpc":"2.0","id":1,"result":{}}"#, r#"{"jsonrpc":"2.0","id":"1","result":{}}"#]);
+    assert!(grade::results(&both, &ids, Revision::V2025_11_25).is_empty());
+    let one = stdio(&[r#"{"jsonrpc":"2.0","id":1,"result":{}}"#, r#"{"jsonrpc":"2.0","id":1,"result":{}}"#]);
+    assert!(!grade::results(&one, &ids, Revision::V2025_11_25).is_empty(), "\"1\" is not 1");
+}
