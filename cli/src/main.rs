@@ -20,6 +20,7 @@ use std::process::ExitCode;
 
 use clap::{Parser as _, Subcommand, ValueEnum};
 use mcp_envelope::backend::{Backend, Reference, SerdeJson, SimdJson};
+use mcp_envelope::exchange::Severity;
 use mcp_envelope::{Limits, Parser, Revision};
 
 use input::{Framing, Piece};
@@ -270,6 +271,8 @@ struct Tally {
     /// Events that carried no message (priming events, other types).
     without_message: u64,
     invalid: u64,
+    /// Invalid messages whose gravest fault is a warning (no MUST broken).
+    warnings: u64,
     disagreements: u64,
     io_errors: u64,
     /// Standard output was closed by its reader; the rest was not checked.
@@ -343,6 +346,7 @@ fn check(args: &CheckArgs) -> Tally {
             let Some((_, first)) = verdicts.first() else { return ControlFlow::Continue(()) };
             let invalid = first.has_invalid();
             tally.invalid += u64::from(invalid);
+            tally.warnings += u64::from(first.severity() == Some(Severity::Warning));
             tally.disagreements += u64::from(!agree);
             if args.quiet && agree && !invalid {
                 return ControlFlow::Continue(());
@@ -460,8 +464,13 @@ fn main() -> ExitCode {
             String::new()
         };
         eprintln!(
-            "{} messages, {} invalid, {} disagreements{events} ({backend}, revision {})",
-            tally.messages, tally.invalid, tally.disagreements, args.revision
+            "{} messages, {} invalid ({} violations, {} warnings), {} disagreements{events} ({backend}, revision {})",
+            tally.messages,
+            tally.invalid,
+            tally.invalid - tally.warnings,
+            tally.warnings,
+            tally.disagreements,
+            args.revision
         );
     }
     ExitCode::from(exit_status(&tally))
@@ -489,6 +498,7 @@ mod tests {
             messages: 9,
             without_message: 0,
             invalid,
+            warnings: 0,
             disagreements,
             io_errors,
             output_closed: false,

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use mcp_envelope::exchange::{Finding, Place as ExchangePlace};
+use mcp_envelope::exchange::{Finding, Place as ExchangePlace, Severity};
 use mcp_envelope::write;
 use serde::Serialize;
 
@@ -102,6 +102,10 @@ struct Verdictline<'s> {
     code: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<&'static str>,
+    /// On invalid messages: `violation` (a MUST broken) or `warning` (a
+    /// rule the texts leave open, or this reader's own limit).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    severity: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     message: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -159,6 +163,7 @@ impl<'s> Verdictline<'s> {
             method: None,
             code: None,
             reason: None,
+            severity: None,
             message: None,
             offset: None,
             hint: None,
@@ -185,6 +190,7 @@ impl<'s> Verdictline<'s> {
                 reply: Some(reply.as_deref().and_then(|r| serde_json::from_str(r).ok())),
                 code: Some(reason.code()),
                 reason: Some(reason.name()),
+                severity: Some(reason.severity().name()),
                 message: Some(reason.message()),
                 offset: Some(*offset),
                 hint: reason.hint(),
@@ -557,6 +563,10 @@ fn invalid_text(
 ) -> io::Result<()> {
     let Invalid { reason, offset, id, reply } = invalid;
     write!(out, "{head}invalid {} {}: {}", reason.code(), reason.name(), reason.message())?;
+    // A violation is the rule; only the exception is spelled out.
+    if reason.severity() == Severity::Warning {
+        write!(out, " (warning)")?;
+    }
     if let Some(id) = id {
         write!(out, " (id={})", id.text())?;
     }

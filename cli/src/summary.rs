@@ -3,6 +3,7 @@
 
 use std::ops::Range;
 
+use mcp_envelope::exchange::Severity;
 use mcp_envelope::{Envelope, Error, Id, Kind, Message, Reason, write};
 
 /// An id as the output shows it.
@@ -79,10 +80,17 @@ impl Summary {
 
     /// True if this message, or any item of this batch, is invalid.
     pub fn has_invalid(&self) -> bool {
+        self.severity().is_some()
+    }
+
+    /// The gravest severity of what is invalid in it (a batch counts as
+    /// its worst item); `None` when all of it is valid.
+    pub fn severity(&self) -> Option<Severity> {
         match self {
-            Summary::Valid { .. } => false,
-            Summary::Batch(items) => items.iter().any(Summary::has_invalid),
-            Summary::Invalid(_) => true,
+            Summary::Valid { .. } => None,
+            // `Severity` orders a violation first.
+            Summary::Batch(items) => items.iter().filter_map(Summary::severity).min(),
+            Summary::Invalid(invalid) => Some(invalid.reason.severity()),
         }
     }
 }

@@ -67,6 +67,24 @@ fn every_backend_prints_the_same_verdicts() {
 }
 
 #[test]
+fn every_invalid_message_says_whether_it_breaks_a_must_or_only_what_the_texts_leave_open() {
+    let input = b"{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"ping\"}\n[{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"ping\"},{\"jsonrpc\":\"1.0\",\"id\":3,\"method\":\"ping\"}]\n";
+    let out = run(&["check", "--revision", "2025-03-26", "--format", "json"], input);
+    let lines = json_lines(&out);
+    assert_eq!(lines[0]["severity"], "violation", "MCP: ids MUST NOT be null");
+    assert_eq!(lines[1]["severity"], "warning", "RFC 8259: names SHOULD be unique");
+    assert_eq!(lines[2]["items"][0]["severity"], "warning");
+    assert_eq!(lines[2]["items"][1]["severity"], "violation");
+    let text = run(&["check", "--revision", "2025-03-26"], input);
+    let stdout = String::from_utf8(text.stdout).unwrap();
+    assert!(stdout.contains("duplicate-member: member name is repeated (warning)"), "{stdout}");
+    assert!(!stdout.contains("null-id: id is null (warning)"), "{stdout}");
+    let stderr = String::from_utf8(text.stderr).unwrap();
+    // A batch counts once, as its gravest item.
+    assert!(stderr.contains("3 messages, 3 invalid (2 violations, 1 warnings)"), "{stderr}");
+}
+
+#[test]
 fn text_format_puts_a_caret_under_the_fault() {
     let out = run(&["check"], b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":7}\n");
     let text = String::from_utf8(out.stdout).unwrap();
@@ -75,7 +93,11 @@ fn text_format_puts_a_caret_under_the_fault() {
         "-:1:34: invalid -32600 invalid-method: method is not a string (id=1)\n  | {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":7}\n  |                                  ^\n"
     );
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8(out.stderr).unwrap().contains("1 messages, 1 invalid, 0 disagreements"));
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("1 messages, 1 invalid (1 violations, 0 warnings), 0 disagreements")
+    );
 }
 
 #[test]
@@ -277,9 +299,14 @@ fn sse_framing_gives_one_verdict_per_message_event_with_its_type_id_and_line() {
     assert_eq!(lines[1]["id"], 1);
     assert_eq!(lines[2]["data"], "/messages");
     assert_eq!(lines[3]["reason"], "too-large");
+    assert_eq!(lines[3]["severity"], "warning", "a limit of this reader, no rule of the texts");
     let text = run(&["check", "--framing", "sse", "--max-size", "80"], STREAM);
     let stderr = String::from_utf8(text.stderr).unwrap();
-    assert!(stderr.contains("3 messages, 2 invalid, 0 disagreements, 2 events without a message"), "{stderr}");
+    assert!(
+        stderr
+            .contains("3 messages, 2 invalid (1 violations, 1 warnings), 0 disagreements, 2 events without a message"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -6,6 +6,7 @@
 use core::fmt;
 
 use crate::envelope::Id;
+use crate::exchange::Severity;
 
 /// JSON-RPC 2.0 "Parse error": the bytes are not one JSON value.
 pub const PARSE_ERROR: i64 = -32700;
@@ -167,6 +168,26 @@ impl Reason {
     #[must_use]
     pub fn from_name(name: &str) -> Option<Reason> {
         Reason::ALL.iter().copied().find(|r| r.name() == name)
+    }
+
+    /// How binding the rule the sender broke is. Every reason refuses the
+    /// message; a [`Warning`](Severity::Warning) is one the texts do not
+    /// forbid outright: a repeated member name (RFC 8259, section 4: names
+    /// "SHOULD be unique"), an unpaired surrogate escape (RFC 8259, section
+    /// 8.2 allows it in the grammar; refused here because parsers read it
+    /// two ways), and this reader's own limits (size, depth, batch
+    /// length), which no text sets. All the others break a MUST of JSON,
+    /// JSON-RPC 2.0 or MCP.
+    #[must_use]
+    pub const fn severity(self) -> Severity {
+        match self {
+            Reason::DuplicateMember
+            | Reason::LoneSurrogate
+            | Reason::TooLarge
+            | Reason::TooDeep
+            | Reason::BatchTooLong => Severity::Warning,
+            _ => Severity::Violation,
+        }
     }
 
     /// True for reasons about the JSON text (code -32700).

@@ -63,3 +63,16 @@ fn reason_names_round_trip_and_messages_are_lowercase_one_liners() {
     }
     assert_eq!(Reason::from_name("no-such-reason"), None);
 }
+
+#[test]
+fn a_reason_is_a_warning_only_where_the_texts_leave_it_open_or_a_limit_of_this_reader() {
+    use mcp_envelope::exchange::Severity;
+    let warnings: Vec<&str> =
+        Reason::ALL.iter().filter(|r| r.severity() == Severity::Warning).map(|r| r.name()).collect();
+    // RFC 8259 section 4: names "SHOULD be unique"; section 8.2: the grammar
+    // allows unpaired surrogates; the size, depth and batch limits are this
+    // reader's own.
+    assert_eq!(warnings, ["too-large", "too-deep", "lone-surrogate", "batch-too-long", "duplicate-member"]);
+    assert_eq!(Reason::NullId.severity(), Severity::Violation, "MCP: ids MUST NOT be null");
+    assert_eq!(Reason::ByteOrderMark.severity(), Severity::Violation, "RFC 8259 8.1: MUST NOT add a BOM");
+}
