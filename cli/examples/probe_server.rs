@@ -70,10 +70,12 @@ impl Reply {
     }
 }
 
-/// The server: its faults, and per session (HTTP) the revision agreed on.
+/// The server: its faults, the sessions it minted (HTTP), and those that
+/// have sent `MCP-Protocol-Version`.
 struct Server {
     faults: Faults,
     sessions: Mutex<HashSet<String>>,
+    versioned: Mutex<HashSet<String>>,
     minted: AtomicUsize,
     in_flight: AtomicUsize,
 }
@@ -407,6 +409,16 @@ async fn http(server: &Server, request: Request<Incoming>, busy: bool) -> Respon
     }
     let initialize = serde_json::from_slice::<Value>(&bytes).ok().and_then(|v| v.get("method").cloned())
         == Some(json!("initialize"));
+    // A server that reads the version header unchecked once a session has
+    // sent it: a request of that session without it fails.
+    if let Some(id) = session.as_ref().filter(|id| server.sessions.lock().unwrap().contains(*id)) {
+        let mut versioned = server.versioned.lock().unwrap();
+        if version.is_some() {
+            versioned.insert(id.clone());
+        } else if versioned.contains(id) && f("version-required-500") {
+            return respond(500, Some("text/plain"), b"internal error".to_vec());
+        }
+    }
     if !modern && !initialize {
         match &session {
             None if !f("sessions-optional") => return respond(400, Some("text/plain"), b"no session".to_vec()),
@@ -477,6 +489,7 @@ fn main() {
     let server = Server {
         faults,
         sessions: Mutex::new(HashSet::new()),
+        versioned: Mutex::new(HashSet::new()),
         minted: AtomicUsize::new(0),
         in_flight: AtomicUsize::new(0),
     };

@@ -261,6 +261,9 @@ struct EventlessLine<'s> {
     event: Cow<'s, str>,
     event_id: Option<Cow<'s, str>>,
     kind: &'static str,
+    /// For a cut event: `warning` (a message lost, no rule broken).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    severity: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     data: Option<Cow<'s, str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -288,6 +291,7 @@ pub fn eventless(out: &mut impl Write, place: &Place<'_>, what: Eventless<'_>, j
             event,
             event_id,
             kind,
+            severity: (what == Eventless::Cut).then_some("warning"),
             data,
             hint,
         };
@@ -328,6 +332,7 @@ pub fn http_eventless_line(http: &Http<'_>, what: Eventless<'_>) -> io::Result<V
         event,
         event_id: event_id.flatten(),
         kind,
+        severity: (what == Eventless::Cut).then_some("warning"),
         data,
         hint,
     };

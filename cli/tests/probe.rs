@@ -269,6 +269,9 @@ fn the_transport_s_own_rules_are_checked_over_http() {
         ("2026-07-28", &["unsupported-version-32022:fail"]),
     ];
     assert_faults("http", &["any-version"], expect(&HTTP, &[], unsupported));
+    let absent: &[(&str, &[&str])] =
+        &[("2025-06-18", &["protocol-version-absent:warn"]), ("2025-11-25", &["protocol-version-absent:warn"])];
+    assert_faults("http", &["version-required-500"], expect(&HTTP, &[], absent));
 }
 
 #[test]

@@ -177,16 +177,55 @@ impl Reason {
     /// 8.2 allows it in the grammar; refused here because parsers read it
     /// two ways), and this reader's own limits (size, depth, batch
     /// length), which no text sets. All the others break a MUST of JSON,
-    /// JSON-RPC 2.0 or MCP.
+    /// JSON-RPC 2.0 or MCP, with one blur: `invalid-id` and
+    /// `invalid-error-code` also cover integers past 64 bits (this reader's
+    /// range, not a rule) and, in plain JSON-RPC, a fractional id (a
+    /// SHOULD NOT), which the reason alone cannot tell apart.
     #[must_use]
     pub const fn severity(self) -> Severity {
+        // Every reason listed, so that a new one must choose.
         match self {
             Reason::DuplicateMember
             | Reason::LoneSurrogate
             | Reason::TooLarge
             | Reason::TooDeep
             | Reason::BatchTooLong => Severity::Warning,
-            _ => Severity::Violation,
+            Reason::Empty
+            | Reason::ByteOrderMark
+            | Reason::HtmlPage
+            | Reason::InvalidUtf8
+            | Reason::UnexpectedEnd
+            | Reason::ExpectedValue
+            | Reason::ExpectedMemberName
+            | Reason::ExpectedColon
+            | Reason::ExpectedCommaOrEnd
+            | Reason::TrailingCharacters
+            | Reason::ControlCharacter
+            | Reason::InvalidEscape
+            | Reason::InvalidNumber
+            | Reason::InvalidLiteral
+            | Reason::NotAnObject
+            | Reason::BatchNotAllowed
+            | Reason::EmptyBatch
+            | Reason::BarePayload
+            | Reason::MissingJsonrpc
+            | Reason::InvalidJsonrpc
+            | Reason::IncompleteEnvelope
+            | Reason::ConflictingMembers
+            | Reason::InvalidId
+            | Reason::NullId
+            | Reason::MissingId
+            | Reason::InvalidMethod
+            | Reason::ParamsNotObject
+            | Reason::ParamsNotStructured
+            | Reason::ResultNotObject
+            | Reason::ResultTypeNotString
+            | Reason::ErrorNotObject
+            | Reason::MissingErrorCode
+            | Reason::InvalidErrorCode
+            | Reason::MissingErrorMessage
+            | Reason::InvalidErrorMessage
+            | Reason::HeaderMismatch => Severity::Violation,
         }
     }
 

@@ -85,13 +85,15 @@ impl HttpServer {
         for (name, value) in &self.user {
             map.insert(name.clone(), value.clone());
         }
-        for name in &headers.omit {
-            map.remove(*name);
-        }
         for (name, value) in &headers.set {
             if let (Ok(name), Ok(value)) = (HeaderName::from_bytes(name.as_bytes()), HeaderValue::from_str(value)) {
                 map.insert(name, value);
             }
+        }
+        // Last: a header a check leaves out is out, whoever set it (the
+        // revision's own headers come in `set`).
+        for name in &headers.omit {
+            map.remove(*name);
         }
         let response = match timeout_at(deadline, self.link.send(request)).await {
             Ok(Ok(response)) => response,

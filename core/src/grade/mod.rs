@@ -5,6 +5,7 @@
 //! target holds it to never passing what the rules do not.
 
 mod answer;
+mod shape;
 mod verdict;
 
 pub use answer::{Answer, Read, clip, id_json};

@@ -8,8 +8,8 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::answer::{Answer, Read, id_json};
+use super::shape::{Shape, shape};
 use crate::envelope::{Id, Message};
-use crate::lookup;
 use crate::revision::Revision;
 
 /// How a check came out.
@@ -170,12 +170,21 @@ pub fn nothing(outcome: Outcome, answer: &Answer, revision: Revision, http: bool
     if let Some(failure) = &answer.failure {
         return outcome.judge(Verdict::Fail, failure.clone());
     }
-    let answered = answer.read(revision).iter().zip(&answer.messages).any(|(read, bytes)| match read {
-        Read::Message(Message::Result(_) | Message::Error(_)) | Read::Batch(_) => true,
-        Read::Message(_) => false,
-        Read::Invalid(_) => shaped_like_a_response(bytes),
-    });
+    let shapes: Vec<Shape> = answer
+        .read(revision)
+        .iter()
+        .zip(&answer.messages)
+        .map(|(read, bytes)| match read {
+            Read::Message(Message::Result(_)) | Read::Batch(_) => Shape::Response,
+            Read::Message(Message::Error(e)) if e.id.is_some() => Shape::Response,
+            Read::Message(Message::Error(_)) => Shape::IdlessError,
+            Read::Message(_) => Shape::Other,
+            // A malformed response is still a response to what gets none.
+            Read::Invalid(_) => shape(bytes),
+        })
+        .collect();
     if !http {
+        let answered = shapes.iter().any(|s| *s != Shape::Other);
         return if answered { outcome.judge(Verdict::Fail, "it was answered") } else { outcome };
     }
     match answer.status {
@@ -184,37 +193,11 @@ pub fn nothing(outcome: Outcome, answer: &Answer, revision: Revision, http: bool
         Some(s) if (200..300).contains(&s) => outcome.judge(Verdict::Fail, format!("{s}, not 202 Accepted")),
         // A refusal may carry an error without an id (the transport says
         // so of input the server cannot accept); anything else answers.
-        Some(_) if answered && !only_idless_errors(answer, revision) => {
+        Some(_) if shapes.contains(&Shape::Response) => {
             outcome.judge(Verdict::Fail, "a json-rpc answer to what gets none")
         }
         _ => outcome,
     }
-}
-
-/// Whether a message the rules reject still answers: an array (`[]` for
-/// a batch of notifications, which JSON-RPC forbids), an object with a
-/// `result`, or with an `error` and an id that is not null. A malformed
-/// response is still a response to what gets none.
-fn shaped_like_a_response(bytes: &[u8]) -> bool {
-    let Ok(text) = core::str::from_utf8(bytes) else { return false };
-    let text = text.trim_matches([' ', '\t', '\n', '\r']);
-    if text.starts_with('[') {
-        return true;
-    }
-    // A member named twice counts as there (`Err`): which one a reader
-    // keeps is the reader's.
-    let has = |name| !matches!(lookup::member(text, name), Ok(None));
-    let id_not_null = match lookup::member(text, "id") {
-        Ok(None) => false,
-        Ok(Some(span)) => text.get(span).is_some_and(|v| v != "null"),
-        Err(_) => true,
-    };
-    has("result") || (has("error") && id_not_null)
-}
-
-/// Whether every message of an answer is an error without an id.
-fn only_idless_errors(answer: &Answer, revision: Revision) -> bool {
-    answer.read(revision).iter().all(|r| matches!(r, Read::Message(Message::Error(e)) if e.id.is_none()))
 }
 
 /// The results answering each of `ids`, once: a list of faults.

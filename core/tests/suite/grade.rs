@@ -33,17 +33,32 @@ fn a_response_to_what_gets_none_fails_even_when_the_rules_reject_it() {
     // `[]` (JSON-RPC: never an empty array), a result under `jsonrpc` 1.0,
     // a result and an error together: malformed, and answers all the same.
     for answer in [
-        "[]",
-        " [1] ",
-        r#"{"jsonrpc":"1.0","id":1,"result":{}}"#,
+        " []",
+        r#" {"jsonrpc":"1.0","id":1,"result":{}}"#,
         r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}"#,
         r#"{"jsonrpc":"2.0","id":1.5,"error":{"code":-32600,"message":"x"}}"#,
         r#"{"jsonrpc":"2.0","id":null,"id":1,"error":{"code":-32600,"message":"x"}}"#,
+        // A name given twice, or escaped, is still there.
+        r#"{"jsonrpc":"1.0","id":1,"result":{},"result":{}}"#,
+        r#"{"jsonrpc":"1.0","id":1,"r\u0065sult":{}}"#,
+        // What no JSON reader reads: a byte order mark first, a raw tab in
+        // a string before the result, bytes that are not UTF-8.
+        "\u{feff}{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"s\":\"a\tb\",\"result\":{}}",
     ] {
         assert_eq!(nothing(&stdio(&[answer]), false), Verdict::Fail, "{answer}");
         assert_eq!(nothing(&http(400, &[answer]), true), Verdict::Fail, "{answer}");
     }
+    let not_utf8 =
+        Answer { messages: vec![b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"t\":\"\xff\"}}".to_vec()], ..stdio(&[]) };
+    assert_eq!(nothing(&not_utf8, false), Verdict::Fail);
     assert_eq!(nothing(&stdio(&[r#"{"jsonrpc":"2.0","id":1,"result":{}}"#]), false), Verdict::Fail);
+    // On stdio an error is an answer, with an id or without, valid or not.
+    assert_eq!(
+        nothing(&stdio(&[r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"x"}}"#]), false),
+        Verdict::Fail
+    );
+    assert_eq!(nothing(&stdio(&[r#"{"error":{"code":-32600,"message":"x"}}"#]), false), Verdict::Fail);
 }
 
 #[test]
