@@ -256,7 +256,12 @@ fn stdio(server: &Server) {
         if message.trim_ascii().is_empty() {
             continue;
         }
-        let revision = declared(message).filter(|r| *r == Revision::V2026_07_28).unwrap_or(agreed);
+        // The revision a message declares is read as the server reads it.
+        let read = match message.strip_prefix(b"\xef\xbb\xbf") {
+            Some(rest) if server.faults.on("bom-tolerated") => rest,
+            _ => message,
+        };
+        let revision = declared(read).filter(|r| *r == Revision::V2026_07_28).unwrap_or(agreed);
         let reply = server.answer(message, revision, false);
         if let Some(body) = &reply.body {
             let value: Value = serde_json::from_slice(body).unwrap_or_default();

@@ -255,6 +255,13 @@ fn a_server_that_dies_on_a_large_message_fails_oversized_and_is_started_again() 
 fn a_stdio_server_that_writes_other_things_or_mishandles_the_end_is_held_to_it() {
     assert_faults("stdio", &["stdout-noise"], expect(&STDIO, &["stdout-only-messages:fail"], &[]));
     assert_faults("stdio", &["exit-1-at-eof"], expect(&STDIO, &["end-of-input:warn"], &[]));
+    assert_faults("stdio", &["hang-at-eof"], expect(&STDIO, &["end-of-input:warn"], &[]));
+}
+
+#[test]
+fn a_server_that_reads_past_a_byte_order_mark_passes_as_one_that_refuses_it() {
+    // RFC 8259 8.1: a reader "MAY ignore the presence of a byte order mark".
+    assert_faults("stdio", &["bom-tolerated"], expect(&STDIO, &[], &[]));
 }
 
 #[test]
