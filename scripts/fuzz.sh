@@ -9,7 +9,8 @@
 #
 # Defaults: 60 seconds per target, 1 job, every target of fuzz/Cargo.toml.
 # Each target is built with AddressSanitizer unless fuzz/Cargo.toml names
-# another sanitizer for it (`structured` runs without one); the corpus of
+# another sanitizer for it (`structured`, `sse` and `grade` run without
+# one, `sse` with comparisons untraced as well); the corpus of
 # such a target is replayed under AddressSanitizer after its run, and a
 # failure there fails the target like a failure while fuzzing.
 # With --jobs N > 1, libFuzzer's fork mode runs N processes per target;
@@ -69,8 +70,11 @@ mkdir -p "$logs"
 # shellcheck source=scripts/lib/fuzz-corpus.sh
 source scripts/lib/fuzz-corpus.sh
 
-declare -A sanitizer
-while IFS=$'\t' read -r name chosen; do sanitizer[$name]=$chosen; done < <(fuzz_target_sanitizers)
+declare -A sanitizer trace
+while IFS=$'\t' read -r name chosen traced; do
+  sanitizer[$name]=$chosen
+  trace[$name]=$traced
+done < <(fuzz_target_sanitizers)
 [ ${#sanitizer[@]} -eq ${#all_targets[@]} ] || { echo "fuzz.sh: could not read each target's sanitizer from fuzz/Cargo.toml" >&2; exit 2; }
 
 # A target on another sanitizer is built into a folder of its own under
@@ -80,10 +84,14 @@ cargo +nightly metadata --manifest-path fuzz/Cargo.toml --format-version 1 --no-
 fuzz_target_dir=$(tool target-dir "$logs/fuzz-metadata.json")
 
 # Sets `flags` to the options of every cargo fuzz command built with
-# sanitizer $1.
+# sanitizer $1, comparisons traced unless $2 is `no-trace`. A build other
+# than the default gets a folder of its own.
 flags_for() {
   flags=(-O --debug-assertions)
-  [ "$1" = address ] || flags+=(--sanitizer "$1" --target-dir "$fuzz_target_dir/sanitizer-$1")
+  local folder=""
+  [ "$1" = address ] || { flags+=(--sanitizer "$1"); folder="sanitizer-$1"; }
+  [ "${2:-trace}" = trace ] || { flags+=(--no-trace-compares); folder="${folder:-sanitizer-address}-no-trace"; }
+  [ -z "$folder" ] || flags+=(--target-dir "$fuzz_target_dir/$folder")
 }
 
 echo "== building the fuzz targets" >&2
@@ -91,9 +99,9 @@ echo "== building the fuzz targets" >&2
 flags_for address
 cargo +nightly fuzz build "${flags[@]}" >&2
 for target in "${targets[@]}"; do
-  [ "${sanitizer[$target]}" = address ] && continue
-  echo "== building $target with sanitizer ${sanitizer[$target]}" >&2
-  flags_for "${sanitizer[$target]}"
+  [ "${sanitizer[$target]}" = address ] && [ "${trace[$target]}" = trace ] && continue
+  echo "== building $target with sanitizer ${sanitizer[$target]}, comparisons: ${trace[$target]}" >&2
+  flags_for "${sanitizer[$target]}" "${trace[$target]}"
   cargo +nightly fuzz build "${flags[@]}" "$target" >&2
 done
 
@@ -156,7 +164,7 @@ for target in "${targets[@]}"; do
   fork=()
   # Fork mode ignores timeouts and running out of memory unless told not to.
   [ "$jobs" -gt 1 ] && fork=(-fork="$jobs" -ignore_crashes=0 -ignore_timeouts=0 -ignore_ooms=0)
-  flags_for "$chosen"
+  flags_for "$chosen" "${trace[$target]}"
   set +e
   cargo +nightly fuzz run "${flags[@]}" "$target" "fuzz/corpus/$target" -- \
     -dict=fuzz/mcp.dict -max_total_time="$time_budget" -max_len="$max_len" -timeout=10 \
@@ -178,8 +186,9 @@ for target in "${targets[@]}"; do
     cargo +nightly fuzz cmin "${flags[@]}" "$target" "fuzz/corpus/$target" -- -max_len="$max_len" \
       > "$logs/$target.cmin.log" 2>&1 || true
   fi
+  [ "${trace[$target]}" = trace ] || chosen="$chosen, comparisons untraced"
   sanitizer_note[$target]=$chosen
-  if [ "$chosen" != address ] && [ "${failures[$target]}" = 0 ]; then
+  if [ "${sanitizer[$target]}" != address ] && [ "${failures[$target]}" = 0 ]; then
     # Every input the run kept, once more under AddressSanitizer: what it
     # would have caught in the code those inputs reach is caught here.
     replay_log="$logs/$target.address.log"

@@ -9,9 +9,10 @@ fuzz_targets() {
   tool fuzz-targets
 }
 
-# Every fuzz target, a tab, and the sanitizer it is built with (`address`
+# Every fuzz target, a tab, the sanitizer it is built with (`address`
 # unless fuzz/Cargo.toml's [package.metadata.mcp-envelope.sanitizer] names
-# another).
+# another), a tab, and `trace` or `no-trace` (whether comparisons are
+# traced: [package.metadata.mcp-envelope.trace-compares]).
 fuzz_target_sanitizers() {
   tool fuzz-targets --sanitizer
 }

@@ -277,11 +277,20 @@ pub fn sse(input: &[u8]) {
         pushed(max, head.chunks(1))
     );
 
-    // The independent decoder, with a limit nothing here reaches.
-    let unbounded = model(bytes, bytes.len() + 1);
-    let ours = sse_oracle::ours(&unbounded);
+    // The independent decoder, with a limit nothing here reaches: the
+    // model's events unless one was over the limit (the limit applies only
+    // when an event ends, so nothing else differs), when it reads again.
+    let over = |e: &EventBuf| matches!(e.body, BodyBuf::Oversized { .. });
+    let reread;
+    let unbounded = if expected.iter().any(over) {
+        reread = model(bytes, bytes.len() + 1);
+        &reread
+    } else {
+        &expected
+    };
+    let ours = sse_oracle::ours(unbounded);
     let (theirs, stopped) = sse_oracle::oracle(bytes, usize::from(*seed) % (bytes.len() + 1));
-    let agree = agrees(&ours, &theirs, stopped, unbounded.iter().any(|e| matches!(e.body, BodyBuf::Oversized { .. })));
+    let agree = agrees(&ours, &theirs, stopped, unbounded.iter().any(over));
     assert!(agree, "sse-stream reads {} otherwise:\n  ours:   {ours:?}\n  theirs: {theirs:?}", shown(bytes));
 
     let mut serde = Parser::<SerdeJson>::with_backend(Revision::V2026_07_28);

@@ -106,7 +106,8 @@ enum Command {
     },
     /// The fuzz targets, one per line, from fuzz/Cargo.toml; with
     /// `--sanitizer`, each followed by a tab and the sanitizer it is built
-    /// with (`address`, or what the manifest's metadata names).
+    /// with (`address`, or what the manifest's metadata names), a tab and
+    /// `trace` or `no-trace` (whether comparisons are traced).
     FuzzTargets {
         #[arg(long)]
         sanitizer: bool,
@@ -302,7 +303,8 @@ fn run(command: Command) -> Result<u8, String> {
         Command::FuzzTargets { sanitizer } => {
             for target in targets::from_repository(&root())? {
                 if sanitizer {
-                    println!("{}\t{}", target.name, target.sanitizer);
+                    let trace = if target.trace_compares { "trace" } else { "no-trace" };
+                    println!("{}\t{}\t{trace}", target.name, target.sanitizer);
                 } else {
                     println!("{}", target.name);
                 }

@@ -1,6 +1,8 @@
 //! The one list of fuzz targets: the `[[bin]]` entries of fuzz/Cargo.toml,
 //! each with the sanitizer it is built with (AddressSanitizer unless
-//! `[package.metadata.mcp-envelope.sanitizer]` names another).
+//! `[package.metadata.mcp-envelope.sanitizer]` names another) and whether
+//! comparisons are traced for libFuzzer (yes unless
+//! `[package.metadata.mcp-envelope.trace-compares]` says `false`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -36,13 +38,18 @@ struct Metadata {
 struct Project {
     #[serde(default)]
     sanitizer: BTreeMap<String, String>,
+    #[serde(default, rename = "trace-compares")]
+    trace_compares: BTreeMap<String, bool>,
 }
 
-/// A fuzz target and the sanitizer `cargo fuzz --sanitizer` builds it with.
+/// A fuzz target, the sanitizer `cargo fuzz --sanitizer` builds it with,
+/// and whether it is built with comparisons traced (`cargo fuzz
+/// --no-trace-compares` when not).
 #[derive(Debug, PartialEq, Eq)]
 pub struct Target {
     pub name: String,
     pub sanitizer: String,
+    pub trace_compares: bool,
 }
 
 /// cargo-fuzz's default, for every target the manifest does not name.
@@ -55,11 +62,15 @@ pub fn fuzz_targets(manifest: &str) -> Result<Vec<Target>, String> {
     if manifest.bin.is_empty() {
         return Err("no [[bin]] target".to_owned());
     }
-    let chosen = manifest.package.metadata.project.sanitizer;
+    let Project { sanitizer: chosen, trace_compares } = manifest.package.metadata.project;
     // A misspelt name or sanitizer must not quietly leave a target on the
     // default: say which entry is wrong.
+    let is_target = |name: &String| manifest.bin.iter().any(|b| &b.name == name);
+    if let Some(name) = trace_compares.keys().find(|name| !is_target(name)) {
+        return Err(format!("trace-compares chosen for {name}, which is not a [[bin]] target"));
+    }
     for (name, sanitizer) in &chosen {
-        if !manifest.bin.iter().any(|b| &b.name == name) {
+        if !is_target(name) {
             return Err(format!("sanitizer chosen for {name}, which is not a [[bin]] target"));
         }
         if !SANITIZERS.contains(&sanitizer.as_str()) {
@@ -71,7 +82,8 @@ pub fn fuzz_targets(manifest: &str) -> Result<Vec<Target>, String> {
         .into_iter()
         .map(|b| {
             let sanitizer = chosen.get(&b.name).map_or(DEFAULT_SANITIZER, String::as_str).to_owned();
-            Target { name: b.name, sanitizer }
+            let trace_compares = trace_compares.get(&b.name).copied().unwrap_or(true);
+            Target { name: b.name, sanitizer, trace_compares }
         })
         .collect())
 }
@@ -98,11 +110,13 @@ mod tests {
     }
 
     #[test]
-    fn only_structured_runs_without_address_sanitizer() {
+    fn only_the_logic_properties_run_without_address_sanitizer_and_sse_untraced() {
         let targets = from_repository(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")).unwrap_or_default();
         let without: Vec<&str> = targets.iter().filter(|t| t.sanitizer != "address").map(|t| t.name.as_str()).collect();
-        assert_eq!(without, ["structured"]);
+        assert_eq!(without, ["structured", "sse", "grade"]);
         assert!(targets.iter().all(|t| t.sanitizer == "address" || t.sanitizer == "none"));
+        let untraced: Vec<&str> = targets.iter().filter(|t| !t.trace_compares).map(|t| t.name.as_str()).collect();
+        assert_eq!(untraced, ["sse"]);
     }
 
     const TWO: &str = "[[bin]]\nname = \"a\"\n[[bin]]\nname = \"b\"\n";
@@ -112,10 +126,12 @@ mod tests {
         let manifest = format!("[package.metadata.mcp-envelope.sanitizer]\nb = \"none\"\n{TWO}");
         let got = fuzz_targets(&manifest);
         let want = vec![
-            Target { name: "a".into(), sanitizer: "address".into() },
-            Target { name: "b".into(), sanitizer: "none".into() },
+            Target { name: "a".into(), sanitizer: "address".into(), trace_compares: true },
+            Target { name: "b".into(), sanitizer: "none".into(), trace_compares: true },
         ];
         assert_eq!(got, Ok(want));
+        let untraced = format!("[package.metadata.mcp-envelope.trace-compares]\na = false\n{TWO}");
+        assert!(fuzz_targets(&untraced).is_ok_and(|t| !t[0].trace_compares && t[1].trace_compares));
     }
 
     #[test]
@@ -124,5 +140,7 @@ mod tests {
         assert!(fuzz_targets(&unknown_target).is_err_and(|e| e.contains("c, which is not")));
         let unknown_sanitizer = format!("[package.metadata.mcp-envelope.sanitizer]\na = \"nope\"\n{TWO}");
         assert!(fuzz_targets(&unknown_sanitizer).is_err_and(|e| e.contains("\"nope\"")));
+        let unknown_traced = format!("[package.metadata.mcp-envelope.trace-compares]\nc = false\n{TWO}");
+        assert!(fuzz_targets(&unknown_traced).is_err_and(|e| e.contains("c, which is not")));
     }
 }
