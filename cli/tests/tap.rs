@@ -69,8 +69,10 @@ impl Tap {
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
         loop {
             let log = std::fs::read_to_string(self.dir.join("log.jsonl")).unwrap_or_default();
-            if log.lines().count() >= lines || std::time::Instant::now() > deadline {
-                return log.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+            // Whole lines only: the tap may be writing the last one.
+            let whole = log.rfind('\n').map_or("", |end| &log[..end]);
+            if whole.lines().count() >= lines || std::time::Instant::now() > deadline {
+                return whole.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
             }
             std::thread::sleep(std::time::Duration::from_millis(10));
         }

@@ -136,7 +136,9 @@ impl Tap {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             let text = std::fs::read_to_string(&self.log).unwrap_or_default();
-            let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+            // Whole lines only: the tap may be writing the last one.
+            let whole = text.rfind('\n').map_or("", |end| &text[..end]);
+            let lines: Vec<Value> = whole.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
             if lines.len() >= count || Instant::now() > deadline {
                 return lines;
             }
@@ -709,11 +711,13 @@ fn tap_http_follows_request_ids_across_the_exchanges_of_a_client_connection() {
     assert!(modern_call(&mut first).starts_with("HTTP/1.1 200"));
     assert!(modern_call(&mut first).starts_with("HTTP/1.1 200"));
     let log = tap.log(6);
-    let findings: Vec<(&Value, &Value, &Value)> = log
+    // Each exchange's lines come in order; two exchanges' may interleave.
+    let mut findings: Vec<(&Value, &Value, &Value)> = log
         .iter()
         .filter(|l| l.get("finding").is_some())
         .map(|l| (&l["exchange"], &l["finding"], &l["severity"]))
         .collect();
+    findings.sort_by_key(|f| f.0.as_u64());
     assert_eq!(
         findings,
         [

@@ -49,7 +49,7 @@ use self::forward::{Collected, Prefixed, ProxyBody};
 use self::sink::{From, Sink};
 use super::open_log;
 use crate::net::{Endpoint, Link, Target};
-use crate::{BackendChoice, Parsers};
+use crate::parsers::{BackendChoice, Parsers};
 
 /// Everything `tap --http` needs, from the command line.
 pub struct HttpArgs {

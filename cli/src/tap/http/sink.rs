@@ -9,8 +9,8 @@ use mcp_envelope::{Envelope, Error};
 
 use super::State;
 use super::conversations::SharedFlights;
-use crate::Parsers;
 use crate::input::Tag;
+use crate::parsers::Parsers;
 use crate::render::{self, Eventless, Http, Verdict};
 use crate::summary::{Invalid, Summary, all_agree};
 

@@ -28,9 +28,9 @@ use mcp_envelope::{Kind, Limits, Revision};
 use self::ids::Ids;
 use self::line::Glance;
 use super::open_log;
+use crate::parsers::{BackendChoice, Parsers};
 use crate::render::{self, Glimpsed, StdioNote, TapPlace, Verdict};
 use crate::summary::{IdValue, Invalid, Summary, all_agree};
-use crate::{BackendChoice, Parsers};
 
 /// Chunks are relayed as they arrive, up to this size.
 const CHUNK: usize = 64 * 1024;
