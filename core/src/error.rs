@@ -6,7 +6,6 @@
 use core::fmt;
 
 use crate::envelope::Id;
-use crate::exchange::Severity;
 
 /// JSON-RPC 2.0 "Parse error": the bytes are not one JSON value.
 pub const PARSE_ERROR: i64 = -32700;
@@ -18,6 +17,30 @@ pub const INVALID_PARAMS: i64 = -32602;
 /// that is missing, malformed or disagrees with the body (see
 /// [`exchange`](crate::exchange)).
 pub const HEADER_MISMATCH: i64 = -32020;
+
+/// How binding a broken rule is: of a reason the parser gives
+/// ([`Reason::severity`]) and of an exchange rule
+/// ([`Rule::severity`](crate::exchange::Rule::severity)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// A MUST or MUST NOT of the specification.
+    Violation,
+    /// A SHOULD or SHOULD NOT, something the texts leave open, a limit of
+    /// this reader's own, or evidence that is a heuristic (an error
+    /// message that reads like an authorisation failure).
+    Warning,
+}
+
+impl Severity {
+    /// `violation` or `warning`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Severity::Violation => "violation",
+            Severity::Warning => "warning",
+        }
+    }
+}
 
 macro_rules! reasons {
     ($( $(#[$doc:meta])* $variant:ident = ($code:expr, $name:literal, $message:literal, $hint:expr), )*) => {

@@ -96,7 +96,7 @@ pub mod write;
 pub use envelope::{
     Envelope, ErrorObject, ErrorResponse, Id, Items, Kind, Message, Notification, RawJson, Request, ResultResponse,
 };
-pub use error::{Error, Fault, HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, Reason, Reply};
+pub use error::{Error, Fault, HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, Reason, Reply, Severity};
 pub use limits::Limits;
 pub use parser::{DefaultBackend, Parser};
 pub use revision::{IdReuse, Revision, UnknownRevision};

@@ -62,9 +62,10 @@ mod mirror;
 mod modern;
 mod rule;
 
+pub use crate::error::Severity;
 pub use flights::Flights;
 pub use headers::{Accepts, Header, Headers};
-pub use rule::{Rule, Severity, Side};
+pub use rule::{Rule, Side};
 
 use self::answer::{Due, Posted};
 

@@ -1,6 +1,8 @@
 //! What an exchange can break: a stable name per rule, who broke it, and
 //! a lowercase line saying what.
 
+use crate::error::Severity;
+
 macro_rules! rules {
     ($( $(#[$doc:meta])* $variant:ident = ($name:literal, $by:ident, $severity:ident, $message:literal), )*) => {
         /// A rule of the Streamable HTTP transport that an exchange broke.
@@ -60,28 +62,6 @@ impl Side {
         match self {
             Side::Client => "client",
             Side::Server => "server",
-        }
-    }
-}
-
-/// How binding the broken rule is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Severity {
-    /// A MUST or MUST NOT of the specification: the exchange is wrong.
-    Violation,
-    /// A SHOULD or SHOULD NOT: the exchange works, but not as the
-    /// specification recommends, or the evidence is a heuristic (an error
-    /// message that reads like an authorisation failure).
-    Warning,
-}
-
-impl Severity {
-    /// `violation` or `warning`.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Severity::Violation => "violation",
-            Severity::Warning => "warning",
         }
     }
 }
