@@ -134,8 +134,9 @@ impl<'a, 't> Classifier<'a, 't> {
     }
 
     fn node(&self, index: usize) -> Node {
-        // Indices come from the tape itself; a miss would be a bug, and
-        // reads as an empty null rather than a panic.
+        // Indices come from the tape itself; a miss would be a bug: loud
+        // in debug builds (the fuzz builds), an empty null in release.
+        debug_assert!(self.tape.get(index).is_some(), "node {index} is not on the tape");
         self.tape.get(index).unwrap_or(Node {
             kind: NodeKind::Null,
             start: 0,

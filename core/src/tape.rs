@@ -101,6 +101,7 @@ impl Packed {
 /// wrap, and it reads no spans from the tape.)
 #[inline]
 fn narrow(n: usize) -> u32 {
+    debug_assert!(u32::try_from(n).is_ok(), "a tape offset or index past u32: {n}");
     n as u32
 }
 
@@ -282,6 +283,8 @@ impl Tape {
     #[inline(always)]
     fn finish(&mut self, index: usize, end: usize) {
         let next = self.nodes.len();
+        // No node at `index` is no bug: past the batch limit a tokeniser
+        // still closes the containers it no longer puts on the tape.
         if let Some(node) = self.nodes.get_mut(index) {
             node.end = narrow(end);
             node.next = narrow(next);
