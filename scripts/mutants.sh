@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Mutation testing of the core (cargo-mutants): each mutant of core/src
-# (the fuzzing properties in core/src/check/ aside, .cargo/mutants.toml) is
-# built and run against `cargo test -p mcp-envelope`; prints the score per
+# Mutation testing of the core (cargo-mutants): each mutant of core/src is
+# built and run against the core's tests and the fuzz kit's
+# (`cargo test -p mcp-envelope -p mcp-envelope-check`: the properties and
+# the regression replay live in check/); prints the score per
 # file and fails on a missed mutant not accepted, with its reason, in the
 # reviewed file mutants/accepted.txt.
 #
@@ -72,7 +73,7 @@ if [ -n "$diff_base" ]; then
   args+=(--in-diff "$out/changes.diff")
 fi
 status=0
-cargo mutants --package mcp-envelope --test-package mcp-envelope --output "$out" "${args[@]}" || status=$?
+cargo mutants --package mcp-envelope --test-package mcp-envelope --test-package mcp-envelope-check --output "$out" "${args[@]}" || status=$?
 # 0: all caught; 2: some missed (judged against the reviewed file below);
 # 3: timeouts (caught); anything else is the run failing.
 case $status in

@@ -1,8 +1,8 @@
 //! How the framing properties cut a stream: pseudo-random chunk sizes
 //! chosen by the input, and a reader that delivers it as a pipe would.
 
-use alloc::vec::Vec;
 use std::io::{self, Read};
+use std::vec::Vec;
 
 /// Pseudo-random sizes (xorshift), from the input's seed byte.
 pub(super) struct Sizes(u32);

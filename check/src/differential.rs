@@ -1,13 +1,14 @@
 //! The backends against each other and against the core's scanner.
 
-use alloc::vec::Vec;
 use core::cell::RefCell;
+use std::vec::Vec;
 
-use super::{CONFIGURATIONS, assert_same, configuration, configuration_index};
-use crate::backend::{Backend, Reference, SerdeJson, SimdJson};
-use crate::limits::Limits;
-use crate::parser::Parser;
-use crate::revision::Revision;
+use crate::{CONFIGURATIONS, assert_same, configuration, configuration_index};
+use mcp_envelope::Limits;
+use mcp_envelope::Parser;
+use mcp_envelope::Revision;
+use mcp_envelope::backend::{Backend, Reference, SerdeJson, SimdJson};
+use mcp_envelope::internal;
 
 /// Parsers kept across inputs, as a server keeps them, so that state left
 /// over from one message cannot change the verdict on the next unseen.
@@ -23,11 +24,11 @@ struct Warm {
 const FUZZ_CHUNK_LEN: usize = 16;
 
 /// A parser for each configuration, in the order of [`configuration`].
-fn all<B: Backend>(backend: impl Fn() -> B) -> Vec<Parser<B>> {
+fn all<B: Backend>(parser: impl Fn(Revision) -> Parser<B>) -> Vec<Parser<B>> {
     (0..CONFIGURATIONS)
         .map(|index| {
             let (revision, limits) = configuration(index);
-            Parser::with_backend_instance(revision, backend()).with_limits(limits)
+            parser(revision).with_limits(limits)
         })
         .collect()
 }
@@ -59,9 +60,9 @@ pub fn differential_under(input: &[u8], index: usize) {
     WARM.with(|warm| {
         let mut warm = warm.borrow_mut();
         let warm = warm.get_or_insert_with(|| Warm {
-            serde: all(SerdeJson::default),
-            simd: all(SimdJson::default),
-            simd_chunked: all(|| SimdJson::with_chunk_len(FUZZ_CHUNK_LEN)),
+            serde: all(Parser::<SerdeJson>::with_backend),
+            simd: all(Parser::<SimdJson>::with_backend),
+            simd_chunked: all(|revision| internal::simd_json_parser_chunked(revision, FUZZ_CHUNK_LEN)),
         });
         // Each configuration's warm parsers live on between the inputs that
         // select it, so state one input leaves behind meets the next.

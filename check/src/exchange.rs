@@ -4,15 +4,15 @@
 //! sent it, and every -32020 answer a valid error response to the request;
 //! and the ids of the conversation in flight until a response answers them.
 
-use alloc::vec::Vec;
+use std::vec::Vec;
 
-use super::chunks::{Sizes, split};
-use crate::envelope::{Envelope, Message};
-use crate::exchange::{Conversation, Exchange, Finding, Flights, Headers, Place, Side};
-use crate::parser::Parser;
-use crate::revision::Revision;
-use crate::stream::sse::{Body, EventReader};
-use crate::write;
+use crate::chunks::{Sizes, split};
+use mcp_envelope::Parser;
+use mcp_envelope::Revision;
+use mcp_envelope::exchange::{Conversation, Exchange, Finding, Flights, Headers, Place, Side};
+use mcp_envelope::stream::sse::{Body, EventReader};
+use mcp_envelope::write;
+use mcp_envelope::{Envelope, Message};
 
 /// The size limit of the events read here: small, so oversized events
 /// (which the rules must take as unreadable) come up.
@@ -39,7 +39,7 @@ fn respond(exchange: &mut Exchange, parser: &mut Parser, body: &[u8], chunks: &[
     match exchange.reads_events() {
         Some(true) => {
             let mut reader = EventReader::new(MAX_EVENT);
-            let mut event = |exchange: &mut Exchange, e: crate::stream::sse::Event<'_>| {
+            let mut event = |exchange: &mut Exchange, e: mcp_envelope::stream::sse::Event<'_>| {
                 let place = Place::Response { line: e.line, offset: e.offset };
                 if !e.id.is_empty() {
                     exchange.event_id();
@@ -150,12 +150,12 @@ pub fn exchange_findings(input: &[u8]) -> Vec<Finding> {
 
 /// The conversation's ids: a request posted once is in flight until a
 /// message of the response answers it, and then no longer.
-fn flights(revision: Revision, parsed: &Result<Envelope<'_>, crate::Error<'_>>, body: &[u8], response: &[u8]) {
+fn flights(revision: Revision, parsed: &Result<Envelope<'_>, mcp_envelope::Error<'_>>, body: &[u8], response: &[u8]) {
     let mut flights = Flights::new(revision);
     let Ok(Envelope::Single(Message::Request(request))) = parsed else { return };
     let posted = Message::Request(request.clone());
     assert!(flights.posted(&posted, body).is_none(), "a first request is no reuse");
-    assert!(flights.awaits(&request.id) || request.id == crate::Id::Null, "a posted request is in flight");
+    assert!(flights.awaits(&request.id) || request.id == mcp_envelope::Id::Null, "a posted request is in flight");
     let mut parser = Parser::new(revision);
     let Ok(Envelope::Single(message)) = parser.parse(response) else { return };
     let _ = flights.sent(&message, Place::End, false);

@@ -4,13 +4,13 @@
 //! code and id wanted, what passes for no answer holds no response, and
 //! ids that pass are each answered by one result.
 
-use alloc::vec::Vec;
+use std::vec::Vec;
 
 use serde_json::Value;
 
-use crate::envelope::Id;
-use crate::grade::{self, Answer, Outcome, Verdict, Want};
-use crate::revision::Revision;
+use mcp_envelope::Id;
+use mcp_envelope::Revision;
+use mcp_envelope::grade::{self, Answer, Outcome, Verdict, Want};
 
 /// The HTTP statuses an answer may carry, by class.
 const STATUSES: [u16; 8] = [200, 202, 204, 400, 401, 404, 405, 500];
@@ -73,7 +73,7 @@ pub fn grade(input: &[u8]) {
                 .iter()
                 .flat_map(|v| match v {
                     Value::Array(items) => items.iter().collect::<Vec<_>>(),
-                    other => alloc::vec![other],
+                    other => std::vec![other],
                 })
                 .filter(|v| v.get("result").is_some() && id_is(v.get("id"), Some(id)))
                 .count();
@@ -83,7 +83,7 @@ pub fn grade(input: &[u8]) {
 }
 
 fn blank() -> Outcome {
-    Outcome::new(alloc::string::String::new(), "", &Answer::default())
+    Outcome::new(std::string::String::new(), "", &Answer::default())
 }
 
 /// Whether a JSON id is `want` (`None`: null or absent).

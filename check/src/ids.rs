@@ -1,10 +1,10 @@
 //! The in-flight tracker against a model made of two lists.
 
-use alloc::vec::Vec;
+use std::vec::Vec;
 
-use crate::envelope::Id;
-use crate::ids::{IdFault, InFlight};
-use crate::revision::{IdReuse, Revision};
+use mcp_envelope::Id;
+use mcp_envelope::ids::{IdFault, InFlight};
+use mcp_envelope::{IdReuse, Revision};
 
 /// Steps read from one input. The model has nine ids, so every state the
 /// tracker can reach is a few dozen steps away; longer inputs (libFuzzer

@@ -2,6 +2,9 @@
 //! one does not. The fuzz targets are one-line shells over these, and the
 //! core's tests run them too (on the regression files, the seed corpora and
 //! random input), so a failure found by fuzzing is replayed by `cargo test`.
+//! A workspace crate of its own, never published: what it needs of the core
+//! is the core's public API, and one hidden hook (`mcp_envelope::internal`:
+//! a simd-json parser that reads batches in tiny chunks).
 //!
 //! Each input is checked under one configuration (a revision and a set of
 //! limits) that the input itself selects, see [`configuration_index`]: the
@@ -20,15 +23,15 @@
 //! | [`ids`] | the in-flight tracker matches a plain model |
 //! | [`grade`] | the probe's grading never panics, and never passes an answer an independent reading (serde_json's) says is not what was wanted |
 
-use alloc::format;
-use alloc::string::String;
-use alloc::vec::Vec;
 use core::ops::Range;
+use std::format;
+use std::string::String;
+use std::vec::Vec;
 
-use crate::envelope::{Envelope, Message};
-use crate::error::Error;
-use crate::limits::Limits;
-use crate::revision::Revision;
+use mcp_envelope::Error;
+use mcp_envelope::Limits;
+use mcp_envelope::Revision;
+use mcp_envelope::{Envelope, Message};
 
 mod chunks;
 mod differential;
@@ -36,7 +39,6 @@ mod exchange;
 mod grade;
 mod ids;
 mod parse;
-#[cfg(feature = "arbitrary")]
 mod sketch;
 mod sse;
 mod sse_oracle;
@@ -47,7 +49,6 @@ pub use exchange::{exchange, exchange_findings};
 pub use grade::grade;
 pub use ids::ids;
 pub use parse::{parse_serde, parse_serde_under, parse_simd, parse_simd_under};
-#[cfg(feature = "arbitrary")]
 pub use sketch::{Sketch, structured, structured_bytes};
 pub use sse::sse;
 pub use stream::stream;
@@ -91,7 +92,7 @@ pub(crate) type Outcome<'a> = Result<Envelope<'a>, Error<'a>>;
 pub(crate) fn spans(input: &[u8], outcome: &Outcome<'_>) -> Vec<Option<Range<usize>>> {
     let of = |m: &Message<'_>| m.payload().and_then(|p| p.span_in(input));
     match outcome {
-        Ok(Envelope::Single(m)) => alloc::vec![of(m)],
+        Ok(Envelope::Single(m)) => std::vec![of(m)],
         Ok(Envelope::Batch(items)) => items.iter().map(|i| i.as_ref().ok().and_then(of)).collect(),
         Err(_) => Vec::new(),
     }
@@ -131,8 +132,8 @@ mod tests {
     #[test]
     fn inputs_reach_every_configuration() {
         // Twelve consecutive short lengths with the same last byte cover all twelve.
-        let reached: alloc::collections::BTreeSet<usize> =
-            (1..=CONFIGURATIONS).map(|len| configuration_index(&alloc::vec![b'{'; len])).collect();
+        let reached: std::collections::BTreeSet<usize> =
+            (1..=CONFIGURATIONS).map(|len| configuration_index(&std::vec![b'{'; len])).collect();
         assert_eq!(reached.len(), CONFIGURATIONS);
         let distinct: Vec<(Revision, Limits)> = (0..CONFIGURATIONS).map(configuration).collect();
         assert!(distinct.iter().enumerate().all(|(i, c)| !distinct[..i].contains(c)), "{distinct:?}");
@@ -142,7 +143,7 @@ mod tests {
         assert_ne!(a, b);
         // Past the small size limit, only the default limits are chosen.
         for len in 513..600 {
-            assert_eq!(configuration(configuration_index(&alloc::vec![b' '; len])).1, Limits::new(), "{len}");
+            assert_eq!(configuration(configuration_index(&std::vec![b' '; len])).1, Limits::new(), "{len}");
         }
     }
 }

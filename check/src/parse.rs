@@ -1,16 +1,16 @@
 //! Self-consistency of one backend's verdicts.
 
-use alloc::vec::Vec;
+use std::vec::Vec;
 
-use super::{Outcome, configuration, configuration_index, shown};
-use crate::backend::{Backend, SerdeJson, SimdJson};
-use crate::codes::{self, CodeClass};
-use crate::envelope::{Envelope, Message};
-use crate::error::{Reason, Reply};
-use crate::limits::Limits;
-use crate::parser::Parser;
-use crate::revision::Revision;
-use crate::{check_json, oversized, write};
+use crate::{Outcome, configuration, configuration_index, shown};
+use mcp_envelope::Limits;
+use mcp_envelope::Parser;
+use mcp_envelope::Revision;
+use mcp_envelope::backend::{Backend, SerdeJson, SimdJson};
+use mcp_envelope::codes::{self, CodeClass};
+use mcp_envelope::{Envelope, Message};
+use mcp_envelope::{Reason, Reply};
+use mcp_envelope::{check_json, oversized, write};
 
 /// Self-consistency of the serde_json backend's verdicts: the same
 /// properties as [`parse_simd`].
@@ -19,7 +19,7 @@ pub fn parse_serde(input: &[u8]) {
 }
 
 /// [`parse_serde`] under configuration `index` (any number; taken modulo
-/// [`CONFIGURATIONS`](super::CONFIGURATIONS)).
+/// [`CONFIGURATIONS`](crate::CONFIGURATIONS)).
 pub fn parse_serde_under(input: &[u8], index: usize) {
     parse_one::<SerdeJson>(input, index);
 }
@@ -36,7 +36,7 @@ pub fn parse_simd(input: &[u8]) {
 }
 
 /// [`parse_simd`] under configuration `index` (any number; taken modulo
-/// [`CONFIGURATIONS`](super::CONFIGURATIONS)).
+/// [`CONFIGURATIONS`](crate::CONFIGURATIONS)).
 pub fn parse_simd_under(input: &[u8], index: usize) {
     parse_one::<SimdJson>(input, index);
 }
@@ -56,7 +56,7 @@ fn parse_one<B: Backend>(input: &[u8], index: usize) {
 }
 
 fn consistent<B: Backend>(input: &[u8], revision: Revision, limits: Limits, outcome: &Outcome<'_>) {
-    let ctx = || alloc::format!("{} under {revision}, {limits:?}, on {}", B::NAME, shown(input));
+    let ctx = || std::format!("{} under {revision}, {limits:?}, on {}", B::NAME, shown(input));
     match outcome {
         Err(e) => {
             assert!(e.offset() <= input.len().max(limits.max_size), "offset {} outside {}", e.offset(), ctx());
@@ -74,7 +74,7 @@ fn consistent<B: Backend>(input: &[u8], revision: Revision, limits: Limits, outc
                 assert!(revision.allows_batches(), "a batch under {revision}: {}", ctx());
             }
             let messages: Vec<&Message<'_>> = match envelope {
-                Envelope::Single(m) => alloc::vec![m],
+                Envelope::Single(m) => std::vec![m],
                 Envelope::Batch(items) => {
                     for e in items.iter().filter_map(|i| i.as_ref().err()) {
                         assert!(e.offset() < input.len() && e.code() == -32600, "item fault {e:?}: {}", ctx());
@@ -103,7 +103,7 @@ fn consistent<B: Backend>(input: &[u8], revision: Revision, limits: Limits, outc
 
 /// What [`oversized::glimpse`] reads of a valid message's head and tail,
 /// whole or split anywhere, is what the parser read, where it reads anything.
-fn glimpsed(input: &[u8], m: &Message<'_>, ctx: &dyn Fn() -> alloc::string::String) {
+fn glimpsed(input: &[u8], m: &Message<'_>, ctx: &dyn Fn() -> std::string::String) {
     let half = input.len() / 2;
     let splits = [(input, input), (input.get(..half).unwrap_or_default(), input.get(half..).unwrap_or_default())];
     for (head, tail) in splits {
@@ -119,7 +119,7 @@ fn glimpsed(input: &[u8], m: &Message<'_>, ctx: &dyn Fn() -> alloc::string::Stri
 
 /// A -32600 means the JSON was fine; a -32700 not caused by a limit or a
 /// pre-check names the same fault the core's scanner finds.
-fn judge_json(input: &[u8], reason: Reason, offset: usize, ctx: &dyn Fn() -> alloc::string::String) {
+fn judge_json(input: &[u8], reason: Reason, offset: usize, ctx: &dyn Fn() -> std::string::String) {
     let Ok(text) = core::str::from_utf8(input) else { return };
     let scanned = check_json(text);
     if !reason.is_parse_error() {
@@ -140,9 +140,9 @@ fn judge_json(input: &[u8], reason: Reason, offset: usize, ctx: &dyn Fn() -> all
 /// the id it recovered or `null`.
 fn answerable<B: Backend>(
     input: &[u8],
-    e: &crate::Error<'_>,
+    e: &mcp_envelope::Error<'_>,
     revision: Revision,
-    ctx: &dyn Fn() -> alloc::string::String,
+    ctx: &dyn Fn() -> std::string::String,
 ) {
     let mut answer = Vec::new();
     let written = write::error_for(&mut answer, e);
@@ -171,7 +171,7 @@ fn answerable<B: Backend>(
 
 /// `codes::classify` against the table of RULES.md section 3, written out
 /// plainly.
-fn classified(code: i64, revision: Revision, ctx: &dyn Fn() -> alloc::string::String) {
+fn classified(code: i64, revision: Revision, ctx: &dyn Fn() -> std::string::String) {
     let class = codes::classify(code, revision);
     let split = revision == Revision::V2026_07_28;
     let expected_family = match code {
@@ -194,7 +194,7 @@ fn classified(code: i64, revision: Revision, ctx: &dyn Fn() -> alloc::string::St
     assert_eq!(family, expected_family, "code {code} classified as {class:?}: {}", ctx());
 }
 
-fn round_trip<B: Backend>(m: &Message<'_>, revision: Revision, ctx: &dyn Fn() -> alloc::string::String) {
+fn round_trip<B: Backend>(m: &Message<'_>, revision: Revision, ctx: &dyn Fn() -> std::string::String) {
     let mut written = Vec::new();
     write::message(&mut written, m);
     let mut parser = Parser::<B>::with_backend(revision);

@@ -1,24 +1,24 @@
 //! Structure-aware fuzzing: an arbitrary description of an envelope, written
 //! to bytes, with a model of what it must parse to.
 //!
-//! The writer here is deliberately separate from [`crate::write`]: it must
+//! The writer here is deliberately separate from [`mcp_envelope::write`]: it must
 //! also produce what the crate's writer never would (lone surrogates, raw
 //! control characters, ids like `1.5`, repeated members, deep nesting). When
 //! a sketch is clean (nothing the rules refuse), the model predicts the exact
 //! message; whatever the sketch, every backend must agree on its bytes.
 
-use alloc::string::{String, ToString};
-use alloc::vec::Vec;
 use core::fmt::Write as _;
+use std::string::{String, ToString};
+use std::vec::Vec;
 
 use arbitrary::{Arbitrary, Unstructured};
 
-use super::{differential, shown};
-use crate::backend::SerdeJson;
-use crate::envelope::{Envelope, Id, Kind, Message};
-use crate::limits::Limits;
-use crate::parser::Parser;
-use crate::revision::Revision;
+use crate::{differential, shown};
+use mcp_envelope::Limits;
+use mcp_envelope::Parser;
+use mcp_envelope::Revision;
+use mcp_envelope::backend::SerdeJson;
+use mcp_envelope::{Envelope, Id, Kind, Message};
 
 /// A message, or a batch of them, then byte-level mutations.
 #[derive(Arbitrary, Clone, Debug)]
@@ -513,7 +513,7 @@ impl Sketch {
         let expected = match &self.body {
             Body::One(e) => {
                 let one = w.envelope(e, 1, self.revision);
-                one.map(|m| alloc::vec![Some(m)])
+                one.map(|m| std::vec![Some(m)])
             }
             Body::Batch(items) => {
                 w.raw("[");
@@ -560,8 +560,8 @@ fn summary(m: &Message<'_>) -> Expected {
 
 /// Writes the sketch; every backend must agree on the bytes, and a clean
 /// sketch must parse to exactly the messages it describes. (The round trip
-/// through [`crate::write`] is checked by [`super::parse_serde`] and
-/// [`super::parse_simd`], on every message they accept.)
+/// through [`mcp_envelope::write`] is checked by [`crate::parse_serde`] and
+/// [`crate::parse_simd`], on every message they accept.)
 pub fn structured(sketch: &Sketch) {
     let (bytes, expected) = sketch.write();
     differential(&bytes);
@@ -569,7 +569,7 @@ pub fn structured(sketch: &Sketch) {
     let mut parser = Parser::<SerdeJson>::with_backend(sketch.revision);
     let outcome = parser.parse(&bytes);
     let got: Vec<Option<Expected>> = match &outcome {
-        Ok(Envelope::Single(m)) => alloc::vec![Some(summary(m))],
+        Ok(Envelope::Single(m)) => std::vec![Some(summary(m))],
         Ok(Envelope::Batch(items)) => items.iter().map(|i| i.as_ref().ok().map(summary)).collect(),
         Err(_) => Vec::new(),
     };

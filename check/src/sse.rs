@@ -3,19 +3,19 @@
 //! held to a plain model of the WHATWG algorithm that reads the whole
 //! stream at once and holds everything.
 
-use alloc::vec::Vec;
 use std::io::{self, BufReader};
+use std::vec::Vec;
 
 use bytes::BytesMut;
 use tokio_util::codec::Decoder;
 
-use super::chunks::{Sizes, Trickle, split};
-use super::sse_oracle;
-use super::{assert_same, shown};
-use crate::backend::{SerdeJson, SimdJson};
-use crate::parser::Parser;
-use crate::revision::Revision;
-use crate::stream::sse::{BodyBuf, Event, EventBuf, EventCodec, EventReader, Events, MAX_FIELD_LEN};
+use crate::chunks::{Sizes, Trickle, split};
+use crate::sse_oracle;
+use crate::{assert_same, shown};
+use mcp_envelope::Parser;
+use mcp_envelope::Revision;
+use mcp_envelope::backend::{SerdeJson, SimdJson};
+use mcp_envelope::stream::sse::{BodyBuf, Event, EventBuf, EventCodec, EventReader, Events, MAX_FIELD_LEN};
 
 /// What the readers may hold beyond `max_size`: the data's last LF, and the
 /// event type, last event id and a field value being read.

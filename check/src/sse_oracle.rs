@@ -8,19 +8,19 @@
 //!   replacement, and the framing hands the bytes on for the JSON parser
 //!   to reject, so only the events before the oracle's error are compared;
 //! - the framing skips an `event` or `id` value longer than
-//!   [`MAX_FIELD_LEN`](crate::stream::sse::MAX_FIELD_LEN) (memory bound);
+//!   [`MAX_FIELD_LEN`](mcp_envelope::stream::sse::MAX_FIELD_LEN) (memory bound);
 //!   the oracle holds any: streams with one are not compared past it.
 
-use alloc::vec::Vec;
 use core::convert::Infallible;
 use core::pin::Pin;
 use core::task::{Context, Poll, Waker};
+use std::vec::Vec;
 
 use bytes::Bytes;
 use futures_util::Stream;
 use sse_stream::SseByteStream;
 
-use crate::stream::sse::{BodyBuf, EventBuf};
+use mcp_envelope::stream::sse::{BodyBuf, EventBuf};
 
 /// One dispatched event as both decoders can say it: its type, the last
 /// event id, its data.

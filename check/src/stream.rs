@@ -1,18 +1,18 @@
 //! Line framing under arbitrary chunking, by all three framers: the push
 //! [`LineReader`], the pull [`Frames`] and the tokio [`LineCodec`].
 
-use alloc::vec::Vec;
 use std::io::{self, BufReader};
+use std::vec::Vec;
 
 use bytes::BytesMut;
 use tokio_util::codec::Decoder;
 
-use super::chunks::{Sizes, Trickle, split};
-use super::{assert_same, shown};
-use crate::backend::{SerdeJson, SimdJson};
-use crate::parser::Parser;
-use crate::revision::Revision;
-use crate::stream::{Frame, Frames, LineCodec, LineReader};
+use crate::chunks::{Sizes, Trickle, split};
+use crate::{assert_same, shown};
+use mcp_envelope::Parser;
+use mcp_envelope::Revision;
+use mcp_envelope::backend::{SerdeJson, SimdJson};
+use mcp_envelope::stream::{Frame, Frames, LineCodec, LineReader};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Owned {

@@ -69,8 +69,6 @@ extern crate alloc;
 extern crate std;
 
 pub mod backend;
-#[cfg(feature = "check")]
-pub mod check;
 mod classify;
 pub mod codes;
 mod envelope;
@@ -78,6 +76,9 @@ mod error;
 pub mod exchange;
 pub mod grade;
 pub mod ids;
+#[cfg(feature = "simd-json")]
+#[doc(hidden)]
+pub mod internal;
 mod limits;
 mod lookup;
 mod number;

@@ -64,7 +64,7 @@ impl<B: Backend> Parser<B> {
 
     /// A parser on this backend, configured otherwise than by default (the
     /// fuzzing properties' simd-json backend with tiny batch chunks).
-    #[cfg(feature = "check")]
+    #[cfg(feature = "simd-json")]
     pub(crate) fn with_backend_instance(revision: Revision, backend: B) -> Self {
         Parser { revision, backend, ..Parser::default() }
     }
@@ -154,7 +154,7 @@ fn precheck<'a>(input: &'a [u8], limits: &Limits) -> Result<&'a str, Fault> {
     Ok(text)
 }
 
-#[cfg(all(test, feature = "check"))]
+#[cfg(all(test, feature = "simd-json"))]
 mod tests {
     use super::*;
     use crate::backend::SimdJson;

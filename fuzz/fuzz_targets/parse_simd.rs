@@ -1,2 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| mcp_envelope::check::parse_simd(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| mcp_envelope_check::parse_simd(data));

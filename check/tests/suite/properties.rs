@@ -3,13 +3,13 @@
 //! 2), and every regression file and seed file is replayed through its
 //! target's check.
 
-use std::path::Path;
 use std::time::Duration;
 
 use mcp_envelope::backend::{SerdeJson, SimdJson};
-use mcp_envelope::{Parser, Revision, check};
+use mcp_envelope::{Parser, Revision};
+use mcp_envelope_check as check;
 
-use crate::support::{files, testdata};
+use crate::support::{files, root};
 
 fn budget() -> Duration {
     let seconds = std::env::var("MCP_ENVELOPE_PROPERTY_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(2.0);
@@ -65,7 +65,7 @@ fn property_grade() {
 }
 
 /// The check each fuzz target runs, by target name.
-pub fn target(name: &str) -> Option<fn(&[u8])> {
+fn target(name: &str) -> Option<fn(&[u8])> {
     Some(match name {
         "parse_serde" => check::parse_serde,
         "parse_simd" => check::parse_simd,
@@ -91,7 +91,7 @@ fn target_under(name: &str) -> Option<fn(&[u8], usize)> {
 }
 
 fn regressions() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/regressions")
+    root().join("fuzz/regressions")
 }
 
 #[test]
@@ -122,8 +122,8 @@ fn every_regression_file_is_replayed_through_its_target_and_has_a_note() {
 
 #[test]
 fn seed_files_pass_every_byte_level_check() {
-    let mut seeds = files(&testdata().join("jsontestsuite/test_parsing"));
-    let examples = testdata().join("mcp-spec/2026-07-28/examples");
+    let mut seeds = files(&root().join("testdata").join("jsontestsuite/test_parsing"));
+    let examples = root().join("testdata").join("mcp-spec/2026-07-28/examples");
     for dir in std::fs::read_dir(examples).unwrap() {
         seeds.extend(files(&dir.unwrap().path()));
     }
@@ -141,7 +141,7 @@ fn seed_files_pass_every_byte_level_check() {
 
 #[test]
 fn the_event_stream_and_exchange_seeds_pass_their_checks() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+    let corpus = root().join("corpus");
     let mut streams = files(&corpus.join("sse/realistic"));
     streams.extend(files(&corpus.join("sse/adversarial")));
     streams.extend(files(&corpus.join("sse/captured")));
@@ -163,7 +163,7 @@ fn the_event_stream_and_exchange_seeds_pass_their_checks() {
 
 #[test]
 fn the_captured_stdio_traffic_is_valid_to_every_backend() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/stdio");
+    let corpus = root().join("corpus/stdio");
     let captured: Vec<_> = files(&corpus).into_iter().filter(|(n, _)| n.ends_with(".jsonl")).collect();
     assert!(captured.len() >= 8, "corpus/stdio holds {} files", captured.len());
     let mut messages = 0;

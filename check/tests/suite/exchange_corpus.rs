@@ -4,13 +4,14 @@
 //! must give none of the server's.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
-use mcp_envelope::check;
+use mcp_envelope_check as check;
+
+use crate::support::root;
 
 #[test]
 fn every_exchange_seed_gives_the_findings_it_was_written_for() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/exchange");
+    let dir = root().join("corpus/exchange");
     let listed = std::fs::read_to_string(dir.join("FINDINGS")).unwrap();
     let mut expected = BTreeMap::new();
     for line in listed.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
