@@ -5,6 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, reason = "tests fail loudly")]
 
+mod accepted_mutants;
 mod exchange_corpus;
 mod properties;
 mod support;
