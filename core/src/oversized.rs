@@ -10,9 +10,9 @@
 //! `"id": value }`. What neither shows stays unknown: nothing is guessed.
 
 use crate::envelope::{Id, Kind};
+use crate::json::scan::{self, skip_whitespace};
+use crate::json::{number, string};
 use crate::limits::Limits;
-use crate::scan::{self, skip_whitespace};
-use crate::{number, string};
 use alloc::vec::Vec;
 
 /// What the head and tail of a message say of it.

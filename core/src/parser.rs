@@ -2,13 +2,14 @@
 //! fallback to the core's scanner, then the envelope rules.
 
 use crate::backend::{Backend, Reference};
-use crate::classify::Classifier;
 use crate::envelope::Envelope;
-use crate::error::{Error, Fault, Reason};
+use crate::envelope::Error;
+use crate::fault::{Fault, Reason};
+use crate::json::scan::skip_whitespace;
 use crate::limits::Limits;
-use crate::repeats::NameTable;
 use crate::revision::Revision;
-use crate::scan::skip_whitespace;
+use crate::rules::classify::Classifier;
+use crate::rules::repeats::NameTable;
 use crate::tape::Tape;
 
 /// The backend [`Parser`] uses when none is named: the core's own scanner,

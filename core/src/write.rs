@@ -6,8 +6,8 @@
 
 use alloc::vec::Vec;
 
+use crate::envelope::{Error, Reply};
 use crate::envelope::{ErrorObject, Id, Message, RawJson};
-use crate::error::{Error, Reply};
 
 const JSONRPC: &[u8] = br#"{"jsonrpc":"2.0""#;
 

@@ -45,7 +45,7 @@ pub trait Backend: sealed::Sealed + Default {
 /// other backends fall back to, and the oracle for differential fuzzing.
 #[derive(Debug, Default)]
 pub struct Reference {
-    stack: alloc::vec::Vec<crate::scan::Frame>,
+    stack: alloc::vec::Vec<crate::json::scan::Frame>,
 }
 
 impl Reference {
@@ -55,8 +55,8 @@ impl Reference {
         text: &str,
         limits: &Limits,
         tape: &mut Tape,
-    ) -> Result<(), crate::error::Fault> {
-        crate::scan::scan(text, limits, tape, &mut self.stack)
+    ) -> Result<(), crate::fault::Fault> {
+        crate::json::scan::scan(text, limits, tape, &mut self.stack)
     }
 }
 

@@ -17,9 +17,9 @@ use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::{Backend, Declined, sealed};
+use crate::json::scan::skip_whitespace;
+use crate::json::string;
 use crate::limits::Limits;
-use crate::scan::skip_whitespace;
-use crate::string;
 use crate::tape::{NodeKind, Tape, expands};
 
 /// The serde_json backend (works without `std`).

@@ -25,8 +25,8 @@
 use alloc::vec::Vec;
 
 use super::{Backend, Declined, sealed};
+use crate::json::scan::{is_whitespace, skip_whitespace};
 use crate::limits::Limits;
-use crate::scan::{is_whitespace, skip_whitespace};
 use crate::tape::{NodeKind, Tape, expands};
 
 /// The simd-json backend (needs `std`).

@@ -10,7 +10,13 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::error::{Error, Fault};
+use crate::fault::Fault;
+
+mod error;
+#[cfg(feature = "serde")]
+mod serialization;
+
+pub use error::{Error, Reply};
 
 /// A request id: a string or an integer (MCP's `RequestId`), or `null` under
 /// the plain JSON-RPC 2.0 profile.
@@ -121,13 +127,13 @@ impl<'a> RawJson<'a> {
     /// last would act on different values.
     pub fn member(&self, name: &str) -> Result<Option<RawJson<'_>>, Fault> {
         let json = self.get();
-        Ok(crate::lookup::member(json, name)?.and_then(|span| json.get(span)).map(RawJson::new))
+        Ok(crate::json::lookup::member(json, name)?.and_then(|span| json.get(span)).map(RawJson::new))
     }
 
     /// The string this payload is, decoded; `None` when it is another value.
     #[must_use]
     pub fn as_str(&self) -> Option<Cow<'_, str>> {
-        crate::lookup::string(self.get())
+        crate::json::lookup::string(self.get())
     }
 
     /// Where this payload lies within `message`, the text it was parsed from:

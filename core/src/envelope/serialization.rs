@@ -98,7 +98,7 @@ mod raw {
     use serde_json::value::RawValue;
 
     use super::{ErrorObject, RawJson};
-    use crate::error::{Fault, INVALID_PARAMS};
+    use crate::fault::{Fault, INVALID_PARAMS};
 
     impl Serialize for RawJson<'_> {
         /// The JSON text itself, not a string holding it (through serde_json's

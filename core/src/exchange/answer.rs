@@ -4,8 +4,9 @@
 //! errors that come back say.
 
 use super::{Expect, Finding, Rule};
+use crate::envelope::{Error, Reply};
 use crate::envelope::{ErrorResponse, Id, Request};
-use crate::error::{Error, Reason, Reply};
+use crate::fault::Reason;
 
 pub(super) const INVALID_REQUEST: i64 = -32600;
 pub(super) const PARSE_ERROR: i64 = -32700;
@@ -162,7 +163,7 @@ pub(super) fn reads_like_authorisation(message: &str) -> bool {
 
 /// A JSON value as an id: a string, or an integer; nothing else matches.
 pub(super) fn as_id(text: &str) -> Option<Id<'static>> {
-    if let Some(s) = crate::lookup::string(text) {
+    if let Some(s) = crate::json::lookup::string(text) {
         return Some(Id::Str(s.into_owned().into()));
     }
     text.parse::<i64>().ok().map(Id::Int)

@@ -41,7 +41,7 @@ impl Flights {
             Message::Notification(_) => None,
         }?;
         let text = core::str::from_utf8(body).unwrap_or_default();
-        let offset = crate::lookup::member(text, "id").ok().flatten().map_or(0, |span| span.start);
+        let offset = crate::json::lookup::member(text, "id").ok().flatten().map_or(0, |span| span.start);
         Some(Finding::new(rule, Place::RequestBody(offset)))
     }
 

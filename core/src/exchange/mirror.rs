@@ -7,8 +7,9 @@ use alloc::vec::Vec;
 
 use super::headers::{Header, Headers, is_plain, mirrored};
 use super::{Finding, Place, Rule};
+use crate::envelope::Error;
 use crate::envelope::{Message, RawJson};
-use crate::error::{Error, Fault, Reason};
+use crate::fault::{Fault, Reason};
 
 /// Where `_meta` keeps the protocol version (2026-07-28).
 const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -52,7 +53,7 @@ pub(super) fn check(headers: &Headers<'_>, body: &[u8], message: &Message<'_>) -
 
     // Mcp-Method: on every request; on a notification (the revision leaves
     // them open) only held to the body when sent.
-    let method_at = || crate::lookup::member(text, "method").ok().flatten().map_or(0, |span| span.start);
+    let method_at = || crate::json::lookup::member(text, "method").ok().flatten().map_or(0, |span| span.start);
     match headers.mcp_method {
         Header::Absent if request => fault(Rule::McpMethodMissing, "Mcp-Method", method_at()),
         Header::Absent => {}

@@ -51,8 +51,8 @@
 
 use alloc::vec::Vec;
 
+use crate::envelope::Error;
 use crate::envelope::{Envelope, ErrorResponse, Id, Message};
-use crate::error::Error;
 use crate::revision::Revision;
 
 mod answer;
@@ -62,7 +62,7 @@ mod mirror;
 mod modern;
 mod rule;
 
-pub use crate::error::Severity;
+pub use crate::fault::Severity;
 pub use flights::Flights;
 pub use headers::{Accepts, Header, Headers};
 pub use rule::{Rule, Side};

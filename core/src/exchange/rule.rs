@@ -1,7 +1,7 @@
 //! What an exchange can break: a stable name per rule, who broke it, and
 //! a lowercase line saying what.
 
-use crate::error::Severity;
+use crate::fault::Severity;
 
 macro_rules! rules {
     ($( $(#[$doc:meta])* $variant:ident = ($name:literal, $by:ident, $severity:ident, $message:literal), )*) => {

@@ -8,7 +8,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::lookup;
+use crate::json::lookup;
 
 /// How a message reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

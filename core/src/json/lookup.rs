@@ -11,9 +11,9 @@
 
 use alloc::borrow::Cow;
 
-use crate::error::{Fault, Reason};
-use crate::scan::skip_whitespace;
-use crate::string::{self, JsonStr};
+use crate::fault::{Fault, Reason};
+use crate::json::scan::skip_whitespace;
+use crate::json::string::{self, JsonStr};
 
 /// The value of the member `name` (compared decoded, so `"n\u0061me"` is
 /// `name`) at the top level of the object `json`, as a span of `json`.

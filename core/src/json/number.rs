@@ -5,7 +5,7 @@
 //! `id` and `error.code` are read as integers, exactly (no floating point):
 //! `1.0`, `1e2` and `-0` are integers, `1.5` and `1e19` are not.
 
-use crate::error::{Fault, Reason};
+use crate::fault::{Fault, Reason};
 
 #[inline]
 fn skip_digits(bytes: &[u8], i: usize) -> usize {

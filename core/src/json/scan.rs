@@ -10,10 +10,10 @@
 
 use alloc::vec::Vec;
 
-use crate::error::{Fault, Reason};
+use crate::fault::{Fault, Reason};
+use crate::json::{number, string};
 use crate::limits::Limits;
 use crate::tape::{NodeKind, Tape, expands};
-use crate::{number, string};
 
 /// An open container during the scan.
 #[derive(Clone, Copy, Debug)]

@@ -10,7 +10,7 @@ use alloc::borrow::Cow;
 use alloc::string::String;
 use core::cmp::Ordering;
 
-use crate::error::{Fault, Reason};
+use crate::fault::{Fault, Reason};
 
 fn hex_digit(byte: u8) -> Option<u32> {
     char::from(byte).to_digit(16)

@@ -10,14 +10,15 @@
 use alloc::borrow::Cow;
 use alloc::vec::Vec;
 
+use crate::envelope::Error;
 use crate::envelope::{
     Envelope, ErrorObject, ErrorResponse, Id, Message, Notification, RawJson, Request, ResultResponse,
 };
-use crate::error::{Error, Fault, Reason};
-use crate::number;
-use crate::repeats::{NameTable, TooManyCollisions};
+use crate::fault::{Fault, Reason};
+use crate::json::number;
+use crate::json::string::{self, JsonStr};
 use crate::revision::Revision;
-use crate::string::{self, JsonStr};
+use crate::rules::repeats::{NameTable, TooManyCollisions};
 use crate::tape::{Node, NodeKind, Tape};
 
 /// Objects with more members than this find repeated names with a hash

@@ -15,8 +15,8 @@
 
 use alloc::vec::Vec;
 
-use crate::error::Error;
-use crate::scan::is_whitespace;
+use crate::envelope::Error;
+use crate::json::scan::is_whitespace;
 
 #[cfg(feature = "tokio")]
 mod codec;

@@ -54,7 +54,7 @@
 
 use alloc::vec::Vec;
 
-use crate::error::Error;
+use crate::envelope::Error;
 
 #[cfg(feature = "tokio")]
 mod codec;
