@@ -116,9 +116,7 @@ pub use revision::{IdReuse, Revision, UnknownRevision};
 /// # Errors
 /// The first fault, as the parser would report it.
 pub fn check_json(json: &str) -> Result<RawJson<'_>, Fault> {
-    let mut tape = tape::Tape::default();
-    json::scan::scan(json, &Limits::new(), &mut tape, &mut alloc::vec::Vec::new())?;
-    Ok(RawJson::new(json.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'))))
+    RawJson::checked(json)
 }
 
 /// The crate README's example runs as a doctest, so it stays true.

@@ -10,7 +10,7 @@
 //! `"id": value }`. What neither shows stays unknown: nothing is guessed.
 
 use crate::envelope::{Id, Kind};
-use crate::json::scan::{self, skip_whitespace};
+use crate::json::grammar::{self, skip_whitespace};
 use crate::json::{number, string};
 use crate::limits::Limits;
 use alloc::vec::Vec;
@@ -85,10 +85,10 @@ fn read_members<'a>(bytes: &'a [u8], mut i: usize, seen: &mut Seen<'a>) {
             _ => {}
         }
         let end = match bytes.get(value) {
-            Some(b'{' | b'[') => scan::skip_container(bytes, value, 1, &limits, &mut stack).ok(),
+            Some(b'{' | b'[') => grammar::skip_container(bytes, value, 1, &limits, &mut stack).ok(),
             Some(b'"') => string::scan(bytes, value).ok(),
             Some(b'-' | b'0'..=b'9') => number::scan(bytes, value).ok(),
-            Some(b't' | b'f' | b'n') => scan::scan_literal(bytes, value).ok().map(|(_, end)| end),
+            Some(b't' | b'f' | b'n') => grammar::scan_literal(bytes, value).ok().map(|(_, end)| end),
             _ => None,
         };
         let Some(end) = end else { return };
@@ -127,11 +127,11 @@ fn id_at(bytes: &[u8], value: usize, end: usize) -> Option<Id<'_>> {
 /// from the closing `}` of `tail`.
 fn last_id(tail: &[u8]) -> Option<Id<'_>> {
     let mut end = tail.len();
-    while end > 0 && tail.get(end - 1).copied().is_some_and(scan::is_whitespace) {
+    while end > 0 && tail.get(end - 1).copied().is_some_and(grammar::is_whitespace) {
         end -= 1;
     }
     end = end.checked_sub(1).filter(|&close| tail.get(close) == Some(&b'}'))?;
-    while end > 0 && tail.get(end - 1).copied().is_some_and(scan::is_whitespace) {
+    while end > 0 && tail.get(end - 1).copied().is_some_and(grammar::is_whitespace) {
         end -= 1;
     }
     let start = match tail.get(end.checked_sub(1)?)? {
@@ -145,12 +145,12 @@ fn last_id(tail: &[u8]) -> Option<Id<'_>> {
         _ => tail.get(..end)?.iter().rposition(|&b| !matches!(b, b'-' | b'0'..=b'9'))? + 1,
     };
     let mut before = start;
-    while before > 0 && tail.get(before - 1).copied().is_some_and(scan::is_whitespace) {
+    while before > 0 && tail.get(before - 1).copied().is_some_and(grammar::is_whitespace) {
         before -= 1;
     }
     let colon = before.checked_sub(1).filter(|&c| tail.get(c) == Some(&b':'))?;
     let mut name_end = colon;
-    while name_end > 0 && tail.get(name_end - 1).copied().is_some_and(scan::is_whitespace) {
+    while name_end > 0 && tail.get(name_end - 1).copied().is_some_and(grammar::is_whitespace) {
         name_end -= 1;
     }
     let name_start = name_end.checked_sub(4)?;
@@ -159,7 +159,7 @@ fn last_id(tail: &[u8]) -> Option<Id<'_>> {
     }
     // The name must open a member: after `,` or `{`, not end a string.
     let mut lead = name_start;
-    while lead > 0 && tail.get(lead - 1).copied().is_some_and(scan::is_whitespace) {
+    while lead > 0 && tail.get(lead - 1).copied().is_some_and(grammar::is_whitespace) {
         lead -= 1;
     }
     if !matches!(tail.get(lead.checked_sub(1)?), Some(b',' | b'{')) {

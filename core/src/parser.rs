@@ -5,7 +5,7 @@ use crate::backend::{Backend, Reference};
 use crate::envelope::Envelope;
 use crate::envelope::Error;
 use crate::fault::{Fault, Reason};
-use crate::json::scan::skip_whitespace;
+use crate::json::grammar::skip_whitespace;
 use crate::limits::Limits;
 use crate::revision::Revision;
 use crate::rules::classify::Classifier;

@@ -10,34 +10,7 @@
 
 use alloc::vec::Vec;
 
-/// The JSON type of a node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum NodeKind {
-    Object,
-    Array,
-    String,
-    Number,
-    True,
-    False,
-    Null,
-}
-
-impl NodeKind {
-    /// The kind of the value starting with `byte`, for input already known
-    /// to be valid JSON.
-    #[cfg_attr(not(any(feature = "serde_json", feature = "simd-json")), allow(dead_code))]
-    pub(crate) fn of_first_byte(byte: u8) -> NodeKind {
-        match byte {
-            b'{' => NodeKind::Object,
-            b'[' => NodeKind::Array,
-            b'"' => NodeKind::String,
-            b't' => NodeKind::True,
-            b'f' => NodeKind::False,
-            b'n' => NodeKind::Null,
-            _ => NodeKind::Number,
-        }
-    }
-}
+pub(crate) use crate::json::NodeKind;
 
 /// One value (or member name) on the tape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -2,24 +2,26 @@
 //!
 //! A backend only tokenises: it reads the message into the shallow tape, or
 //! says it could not. It never decides a verdict. When it declines, the
-//! core's own scanner ([`Reference`]) decides, so every backend reports the
+//! crate's own scanner, the reference backend ([`Reference`]), decides, so every backend reports the
 //! same reason and offset for the same bad input, and a backend that refuses
 //! valid JSON (simd-json and `1e400`) still yields the same envelope.
 
 use crate::limits::Limits;
 use crate::tape::Tape;
 
+mod reference;
 #[cfg(feature = "serde_json")]
 mod serde_json;
 #[cfg(feature = "simd-json")]
 mod simd_json;
 
+pub use self::reference::Reference;
 #[cfg(feature = "serde_json")]
 pub use self::serde_json::SerdeJson;
 #[cfg(feature = "simd-json")]
 pub use self::simd_json::SimdJson;
 
-/// The backend declined the message; the core's scanner will judge it.
+/// The backend declined the message; the reference backend will judge it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Declined;
 
@@ -39,35 +41,6 @@ pub(crate) mod sealed {
 pub trait Backend: sealed::Sealed + Default {
     /// `serde`, `simd` or `reference`.
     const NAME: &'static str;
-}
-
-/// The core's own scanner as a backend: no dependencies, the authority the
-/// other backends fall back to, and the oracle for differential fuzzing.
-#[derive(Debug, Default)]
-pub struct Reference {
-    stack: alloc::vec::Vec<crate::json::scan::Frame>,
-}
-
-impl Reference {
-    /// Scans `text`, naming the first fault if it is not valid JSON.
-    pub(crate) fn tokenise_exact(
-        &mut self,
-        text: &str,
-        limits: &Limits,
-        tape: &mut Tape,
-    ) -> Result<(), crate::fault::Fault> {
-        crate::json::scan::scan(text, limits, tape, &mut self.stack)
-    }
-}
-
-impl sealed::Sealed for Reference {
-    fn tokenise(&mut self, text: &str, limits: &Limits, tape: &mut Tape) -> Result<(), Declined> {
-        self.tokenise_exact(text, limits, tape).map_err(|_| Declined)
-    }
-}
-
-impl Backend for Reference {
-    const NAME: &'static str = "reference";
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::{Backend, Declined, sealed};
-use crate::json::scan::skip_whitespace;
+use crate::json::grammar::skip_whitespace;
 use crate::json::string;
 use crate::limits::Limits;
 use crate::tape::{NodeKind, Tape, expands};

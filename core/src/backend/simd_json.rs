@@ -25,7 +25,7 @@
 use alloc::vec::Vec;
 
 use super::{Backend, Declined, sealed};
-use crate::json::scan::{is_whitespace, skip_whitespace};
+use crate::json::grammar::{is_whitespace, skip_whitespace};
 use crate::limits::Limits;
 use crate::tape::{NodeKind, Tape, expands};
 

@@ -11,6 +11,8 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::fault::Fault;
+use crate::json::grammar;
+use crate::limits::Limits;
 
 mod error;
 #[cfg(feature = "serde")]
@@ -83,6 +85,13 @@ pub struct RawJson<'a>(Cow<'a, str>);
 impl<'a> RawJson<'a> {
     pub(crate) fn new(json: &'a str) -> Self {
         RawJson(Cow::Borrowed(json))
+    }
+
+    /// `json` checked as one JSON value under the rules, without the
+    /// whitespace around it: [`check_json`](crate::check_json).
+    pub(crate) fn checked(json: &'a str) -> Result<Self, Fault> {
+        grammar::validate(json, &Limits::new())?;
+        Ok(RawJson::new(json.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'))))
     }
 
     /// The JSON text.

@@ -128,7 +128,7 @@ mod raw {
 
         /// Checked under the parser's rules, which are stricter than serde_json's.
         fn try_from(raw: &'a RawValue) -> Result<Self, Fault> {
-            crate::check_json(raw.get())
+            RawJson::checked(raw.get())
         }
     }
 
@@ -136,7 +136,7 @@ mod raw {
         type Error = Fault;
 
         fn try_from(raw: Box<RawValue>) -> Result<Self, Fault> {
-            crate::check_json(raw.get()).map(RawJson::into_owned)
+            RawJson::checked(raw.get()).map(RawJson::into_owned)
         }
     }
 

@@ -12,7 +12,7 @@
 use alloc::borrow::Cow;
 
 use crate::fault::{Fault, Reason};
-use crate::json::scan::skip_whitespace;
+use crate::json::grammar::skip_whitespace;
 use crate::json::string::{self, JsonStr};
 
 /// The value of the member `name` (compared decoded, so `"n\u0061me"` is

@@ -16,7 +16,7 @@
 use alloc::vec::Vec;
 
 use crate::envelope::Error;
-use crate::json::scan::is_whitespace;
+use crate::json::grammar::is_whitespace;
 
 #[cfg(feature = "tokio")]
 mod codec;
