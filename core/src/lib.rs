@@ -49,7 +49,26 @@
 //! | `serde` | yes (through `serde_json`) | `Serialize`/`Deserialize` for [`Id`] |
 //! | `simd-json` | no | the simd-json backend (needs `std`) |
 //! | `arbitrary` | no | `arbitrary::Arbitrary` for [`Revision`], [`Limits`], and [`Reason`] |
-//! | `check` | no | the fuzzing properties (`check`), which panic by design: for the fuzz crate and the tests, not for programs |
+//!
+//! # How the crate is laid out
+//!
+//! Its modules follow the parser's pipeline, bottom up, and imports run one
+//! way only (a test in the repository holds them to it):
+//!
+//! ```text
+//! fault.rs                      why a message was refused; imports nothing
+//! limits.rs revision.rs codes.rs
+//! json/       string.rs number.rs grammar.rs lookup.rs   RFC 8259 under the rules
+//! tape.rs                       the shallow tape, and which levels expand
+//! envelope/   mod.rs error.rs serialization.rs            what the parser gives
+//! backend/    reference.rs serde_json.rs simd_json.rs     tokenise into the tape
+//! rules/      repeats.rs classify.rs                      the envelope rules
+//! parser.rs                     precheck, backend, reference on decline, rules
+//! ids.rs write.rs oversized.rs stream/ exchange/ grade/  built on the parser
+//! ```
+//!
+//! The fuzzing properties live in an unpublished crate of the repository
+//! (`check/`), which uses only this crate's public API.
 //!
 //! # The rules
 //!
