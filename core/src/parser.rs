@@ -1,5 +1,5 @@
 //! The reusable parser: checks that need no tokeniser, the backend, the
-//! fallback to the core's scanner, then the envelope rules.
+//! reference backend when a backend declines, then the envelope rules.
 
 use crate::backend::{Backend, Reference};
 use crate::envelope::Envelope;
@@ -12,7 +12,7 @@ use crate::rules::classify::Classifier;
 use crate::rules::repeats::NameTable;
 use crate::tape::Tape;
 
-/// The backend [`Parser`] uses when none is named: the core's own scanner,
+/// The backend [`Parser`] uses when none is named: the reference backend (the crate's own scanner),
 /// the fastest of the three on realistic traffic (about 2x the serde_json
 /// backend's instructions on small messages; see the README) and the
 /// authority the others fall back to. serde_json and simd-json stay for
@@ -37,7 +37,7 @@ pub type DefaultBackend = Reference;
 #[derive(Debug, Default)]
 pub struct Parser<B: Backend = DefaultBackend> {
     backend: B,
-    fallback: Reference,
+    reference: Reference,
     revision: Revision,
     limits: Limits,
     tape: Tape,
@@ -96,7 +96,7 @@ impl<B: Backend> Parser<B> {
     }
 
     /// Whether the backend declined the last message that reached it, so
-    /// that the core's scanner judged it: every invalid message, and valid
+    /// that the reference backend judged it: every invalid message, and valid
     /// ones a backend cannot read (simd-json and `1e400`, serde_json and
     /// nesting past 127). Messages refused before any tokeniser ran (size,
     /// byte-order mark, markup, UTF-8, empty) leave it unchanged.
@@ -115,14 +115,15 @@ impl<B: Backend> Parser<B> {
         let text = precheck(input, &self.limits).map_err(|fault| Error::new(fault, None))?;
         self.tape.clear();
         self.tape.limit_items(self.limits.max_batch_len);
-        self.declined = self.backend.tokenise(text, &self.limits, &mut self.tape).is_err();
-        if self.declined {
-            // The backend declined: the core's scanner decides, and names
-            // the fault if there is one.
-            self.tape.clear();
-            self.fallback
-                .tokenise_exact(text, &self.limits, &mut self.tape)
-                .map_err(|fault| Error::new(fault, None))?;
+        // A backend that declines hands the message to the reference
+        // backend, which names the fault if there is one; an invalid
+        // message declines by definition.
+        match self.backend.tokenise_judged(text, &self.limits, &mut self.tape, &mut self.reference) {
+            Ok(declined) => self.declined = declined,
+            Err(fault) => {
+                self.declined = true;
+                return Err(Error::new(fault, None));
+            }
         }
         Classifier::new(text, &self.tape, self.revision, &mut self.names).envelope()
     }
@@ -168,5 +169,26 @@ mod tests {
         assert!(parser.parse(br#"{"jsonrpc":"2.0","id":null,"method":"m"}"#).is_ok());
         assert_eq!(parser.revision(), Revision::JsonRpc);
         assert!(format!("{parser:?}").contains("chunk_len: 16"), "{parser:?}");
+    }
+
+    #[test]
+    fn invalid_input_is_scanned_once_and_only_a_declining_backend_hands_it_on() {
+        // Nested enough that a scan of it opens containers, which leaves
+        // capacity on the scanning backend's stack.
+        let invalid = br#"{"jsonrpc":"2.0","id":1,"result":{"a":[1,}}"#;
+        let valid_past_simd = br#"{"jsonrpc":"2.0","id":1,"result":{"a":[1e400]}}"#;
+
+        let mut reference = Parser::<Reference>::with_backend(Revision::V2025_11_25);
+        let fault = reference.parse(invalid).map_err(|e| e.fault());
+        assert_eq!(fault, Err(Fault::new(Reason::ExpectedValue, 41)));
+        assert!(reference.declined(), "an invalid message is declined");
+        assert!(reference.backend.has_scanned(), "the reference backend judged it");
+        assert!(!reference.reference.has_scanned(), "and no second scan ran");
+
+        let mut simd = Parser::<SimdJson>::with_backend(Revision::V2025_11_25);
+        assert_eq!(simd.parse(invalid).map_err(|e| e.fault()), fault);
+        assert!(simd.declined() && simd.reference.has_scanned(), "simd-json declined and handed it on");
+        assert!(simd.parse(valid_past_simd).is_ok());
+        assert!(simd.declined(), "1e400 is valid, but not to simd-json");
     }
 }

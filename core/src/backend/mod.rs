@@ -26,13 +26,35 @@ pub use self::simd_json::SimdJson;
 pub struct Declined;
 
 pub(crate) mod sealed {
-    use super::{Declined, Limits, Tape};
+    use super::{Declined, Limits, Reference, Tape};
+    use crate::fault::Fault;
 
     pub trait Sealed {
         /// Fills `tape` from `text` (valid UTF-8, not empty, at most
         /// `limits.max_size` bytes), or declines. Must never accept a
-        /// message the core's scanner rejects.
+        /// message the reference backend rejects.
         fn tokenise(&mut self, text: &str, limits: &Limits, tape: &mut Tape) -> Result<(), Declined>;
+
+        /// Fills `tape`, or names the message's first fault: a backend that
+        /// declines hands the message to `reference`, which judges it.
+        /// `Ok(true)` when the backend declined a message that is valid
+        /// after all. The reference backend's own fault is the answer, so
+        /// an invalid message is scanned once.
+        #[inline]
+        fn tokenise_judged(
+            &mut self,
+            text: &str,
+            limits: &Limits,
+            tape: &mut Tape,
+            reference: &mut Reference,
+        ) -> Result<bool, Fault> {
+            if self.tokenise(text, limits, tape).is_ok() {
+                return Ok(false);
+            }
+            tape.clear();
+            reference.tokenise_exact(text, limits, tape)?;
+            Ok(true)
+        }
     }
 }
 

@@ -16,7 +16,7 @@ use crate::json::{number, string};
 use crate::limits::Limits;
 use crate::tape::{NodeKind, Tape, expands};
 
-/// The core's own scanner as a backend: no dependencies, the authority the
+/// The crate's own scanner as a backend: no dependencies, the authority the
 /// other backends fall back to, and the oracle for differential fuzzing.
 #[derive(Debug, Default)]
 pub struct Reference {
@@ -30,9 +30,29 @@ impl Reference {
     }
 }
 
+#[cfg(test)]
+impl Reference {
+    /// Whether this backend has scanned a message with containers.
+    pub(crate) fn has_scanned(&self) -> bool {
+        self.stack.capacity() > 0
+    }
+}
+
 impl sealed::Sealed for Reference {
     fn tokenise(&mut self, text: &str, limits: &Limits, tape: &mut Tape) -> Result<(), Declined> {
         self.tokenise_exact(text, limits, tape).map_err(|_| Declined)
+    }
+
+    /// Its own fault is the answer: nothing to hand on.
+    #[inline]
+    fn tokenise_judged(
+        &mut self,
+        text: &str,
+        limits: &Limits,
+        tape: &mut Tape,
+        _reference: &mut Reference,
+    ) -> Result<bool, Fault> {
+        self.tokenise_exact(text, limits, tape).map(|()| false)
     }
 }
 

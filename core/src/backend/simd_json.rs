@@ -20,7 +20,7 @@
 //! split can only make simd-json refuse, never accept what is invalid.
 //!
 //! What simd-json refuses and the rules allow (integers beyond 64 bits,
-//! `1e400`) is declined, and the core's scanner builds the tape instead.
+//! `1e400`) is declined, and the reference backend builds the tape instead.
 
 use alloc::vec::Vec;
 
