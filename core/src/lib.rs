@@ -58,7 +58,7 @@
 //! ```text
 //! fault.rs                      why a message was refused; imports nothing
 //! limits.rs revision.rs codes.rs
-//! json/       string.rs number.rs grammar.rs lookup.rs   RFC 8259 under the rules
+//! json/       string.rs number.rs skim.rs grammar.rs lookup.rs   RFC 8259 under the rules
 //! tape.rs                       the shallow tape, and which levels expand
 //! envelope/   mod.rs error.rs serialization.rs            what the parser gives
 //! backend/    reference.rs serde_json.rs simd_json.rs     tokenise into the tape

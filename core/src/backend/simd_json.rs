@@ -26,6 +26,7 @@ use alloc::vec::Vec;
 
 use super::{Backend, Declined, sealed};
 use crate::json::grammar::{is_whitespace, skip_whitespace};
+use crate::json::skim::value_end;
 use crate::limits::Limits;
 use crate::tape::{NodeKind, Tape, expands};
 
@@ -245,57 +246,6 @@ fn last_non_whitespace(bytes: &[u8], start: usize, end: usize) -> usize {
         .get(start..end)
         .and_then(|part| part.iter().rposition(|&b| !is_whitespace(b)))
         .map_or(start, |k| start + k + 1)
-}
-
-/// One past the value starting at `start`, if the bytes can be one: exact
-/// for valid JSON, a guess for anything else (which simd-json then refuses).
-fn value_end(bytes: &[u8], start: usize) -> Option<usize> {
-    match bytes.get(start)? {
-        b'"' => string_end(bytes, start + 1),
-        b'{' | b'[' => container_end(bytes, start),
-        b',' | b']' => None,
-        _ => {
-            let rest = bytes.get(start..)?;
-            let len = rest.iter().position(|&b| matches!(b, b',' | b']') || is_whitespace(b));
-            Some(start + len.unwrap_or(rest.len()))
-        }
-    }
-}
-
-/// One past the closing quote of the string whose text starts at `at`.
-fn string_end(bytes: &[u8], mut at: usize) -> Option<usize> {
-    loop {
-        at += memchr::memchr2(b'"', b'\\', bytes.get(at..)?)?;
-        if bytes.get(at) == Some(&b'"') {
-            return Some(at + 1);
-        }
-        // A backslash and the byte it escapes.
-        at += 2;
-    }
-}
-
-/// One past the bracket closing the container opened at `start`.
-fn container_end(bytes: &[u8], start: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut at = start;
-    while let Some(&byte) = bytes.get(at) {
-        match byte {
-            b'"' => {
-                at = string_end(bytes, at + 1)?;
-                continue;
-            }
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(at + 1);
-                }
-            }
-            _ => {}
-        }
-        at += 1;
-    }
-    None
 }
 
 /// The structural index of a valid value that lies at `base..end` of

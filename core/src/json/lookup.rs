@@ -1,6 +1,6 @@
 //! One member of a payload, found without building a tape: the top level
-//! of an object walked name by name, every value passed over by counting
-//! brackets (strings skipped whole, so brackets inside them do not count).
+//! of an object walked name by name, every value passed over by the one
+//! trusted skip ([`skim`](crate::json::skim)).
 //! For the few members a transport needs from `params` (`name`, `uri`,
 //! `_meta`), where parsing the whole payload would cost more than the rest
 //! of the message.
@@ -13,6 +13,7 @@ use alloc::borrow::Cow;
 
 use crate::fault::{Fault, Reason};
 use crate::json::grammar::skip_whitespace;
+use crate::json::skim;
 use crate::json::string::{self, JsonStr};
 
 /// The value of the member `name` (compared decoded, so `"n\u0061me"` is
@@ -40,7 +41,7 @@ pub(crate) fn member(json: &str, name: &str) -> Result<Option<core::ops::Range<u
             return Ok(found);
         }
         let value_start = skip_whitespace(bytes, i + 1);
-        let value_end = skip_value(bytes, value_start);
+        let value_end = skim::value_end(bytes, value_start).unwrap_or(bytes.len());
         let this = json.get(name_start..name_end).is_some_and(|quoted| JsonStr::new(quoted).eq_str(name));
         if this {
             if found.is_some() {
@@ -54,45 +55,6 @@ pub(crate) fn member(json: &str, name: &str) -> Result<Option<core::ops::Range<u
             _ => return Ok(found),
         }
     }
-}
-
-/// One past the end of the value starting at `at`.
-fn skip_value(bytes: &[u8], at: usize) -> usize {
-    match bytes.get(at) {
-        Some(b'"') => string::scan(bytes, at).unwrap_or(bytes.len()),
-        Some(b'{' | b'[') => skip_container(bytes, at),
-        _ => {
-            let rest = bytes.get(at..).unwrap_or_default();
-            at + rest
-                .iter()
-                .position(|&b| matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'))
-                .unwrap_or(rest.len())
-        }
-    }
-}
-
-/// One past the bracket that closes the one at `at`.
-fn skip_container(bytes: &[u8], at: usize) -> usize {
-    let mut depth = 0usize;
-    let mut i = at;
-    while let Some(&b) = bytes.get(i) {
-        match b {
-            b'"' => {
-                i = string::scan(bytes, i).unwrap_or(bytes.len());
-                continue;
-            }
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => {
-                depth -= 1;
-                if depth == 0 {
-                    return i + 1;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    bytes.len()
 }
 
 /// The string `json` stands for, decoded, if it is a string.

@@ -7,11 +7,14 @@
 //! - [`grammar`]: whitespace, literals, member names, and the validating
 //!   walk over containers the reference backend, `check_json` and the
 //!   oversized-message reader share;
+//! - [`skim`]: the one trusted skip, where a value ends in text that needs
+//!   no validating;
 //! - [`lookup`]: reading members and values out of validated text.
 
 pub(crate) mod grammar;
 pub(crate) mod lookup;
 pub(crate) mod number;
+pub(crate) mod skim;
 pub(crate) mod string;
 
 /// The JSON type of a value (a node, on the tape).
