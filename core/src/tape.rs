@@ -5,8 +5,8 @@
 //! (the top level, the members of the envelope, and in a batch the members
 //! of each item's members); everything deeper is one leaf node whose span is
 //! the raw payload. Every tokeniser builds it through [`Tape`]'s methods
-//! and [`expands`], so two backends that read the same bytes build the same
-//! tape.
+//! and asks it which containers expand ([`Tape::expands`]), so two backends
+//! that read the same bytes build the same tape.
 
 use alloc::vec::Vec;
 
@@ -37,10 +37,12 @@ impl Node {
 
 /// Whether a container at nesting `level` (the top value is level 1) gets
 /// its children on the tape. Level 3 is needed only inside a batch, for the
-/// `error` and `result` members of each item.
-#[inline]
-pub(crate) fn expands(level: usize, top_is_array: bool) -> bool {
-    level <= 2 || (level == 3 && top_is_array)
+/// `error` and `result` members of each item. Backends ask through
+/// [`Tape::expands`] (or [`Tape::expands_in`]): this is the one place that
+/// decides.
+#[inline(always)]
+fn expands(level: usize, batch: bool) -> bool {
+    level <= 2 || (level == 3 && batch)
 }
 
 /// A node as stored: offsets in 32 bits (messages are at most
@@ -130,6 +132,21 @@ impl Tape {
     /// more than the limit.
     pub(crate) fn overflow(&self) -> Option<usize> {
         self.overflow
+    }
+
+    /// Whether a container opening at nesting `level` gets its children
+    /// on the tape. Whether the message is a batch is the tape's to know:
+    /// its root, opened first, says so.
+    #[inline(always)]
+    pub(crate) fn expands(&self, level: usize) -> bool {
+        expands(level, self.batch)
+    }
+
+    /// [`Tape::expands`] for a tokeniser that knows whether it reads a
+    /// batch (`BATCH`, as for [`Tape::open_in`]).
+    #[inline(always)]
+    pub(crate) fn expands_in<const BATCH: bool>(level: usize) -> bool {
+        expands(level, BATCH)
     }
 
     /// In a batch, whether a node starting at `start` goes on the tape.

@@ -14,7 +14,7 @@ use crate::fault::{Fault, Reason};
 use crate::json::grammar::{Frame, at_end_or, member_name, scan_literal, skip_container, skip_whitespace};
 use crate::json::{number, string};
 use crate::limits::Limits;
-use crate::tape::{NodeKind, Tape, expands};
+use crate::tape::{NodeKind, Tape};
 
 /// The crate's own scanner as a backend: no dependencies, the authority the
 /// other backends fall back to, and the oracle for differential fuzzing.
@@ -89,8 +89,6 @@ fn scan_from<const BATCH: bool>(
     tape: &mut Tape,
     stack: &mut Vec<Frame>,
 ) -> Result<(), Fault> {
-    let top_is_array = BATCH;
-
     'value: loop {
         // A value starts at `i` (whitespace skipped).
         match bytes.get(i) {
@@ -102,7 +100,7 @@ fn scan_from<const BATCH: bool>(
                 }
                 let object = open == b'{';
                 let kind = if object { NodeKind::Object } else { NodeKind::Array };
-                let expanded = expands(level, top_is_array);
+                let expanded = Tape::expands_in::<BATCH>(level);
                 let node = tape.open_in::<BATCH>(kind, i, expanded);
                 if !expanded {
                     i = skip_container(bytes, i, level, limits, stack)?;

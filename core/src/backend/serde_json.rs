@@ -20,7 +20,7 @@ use super::{Backend, Declined, sealed};
 use crate::json::grammar::skip_whitespace;
 use crate::json::string;
 use crate::limits::Limits;
-use crate::tape::{NodeKind, Tape, expands};
+use crate::tape::{NodeKind, Tape};
 
 /// The serde_json backend (works without `std`).
 #[derive(Debug, Default)]
@@ -36,14 +36,7 @@ impl sealed::Sealed for SerdeJson {
     fn tokenise(&mut self, text: &str, limits: &Limits, tape: &mut Tape) -> Result<(), Declined> {
         let bytes = text.as_bytes();
         let top = skip_whitespace(bytes, 0);
-        let mut walk = Walk {
-            bytes,
-            base: bytes.as_ptr() as usize,
-            cursor: top,
-            tape,
-            top_is_array: bytes.get(top) == Some(&b'['),
-            max_depth: limits.max_depth,
-        };
+        let mut walk = Walk { bytes, base: bytes.as_ptr() as usize, cursor: top, tape, max_depth: limits.max_depth };
         let mut de = serde_json::Deserializer::from_str(text);
         ValueSeed { walk: &mut walk, level: 1, on_tape: true }.deserialize(&mut de).map_err(|_| Declined)?;
         de.end().map_err(|_| Declined)?;
@@ -61,7 +54,6 @@ struct Walk<'w> {
     /// Offset just past the last token serde_json consumed.
     cursor: usize,
     tape: &'w mut Tape,
-    top_is_array: bool,
     max_depth: usize,
 }
 
@@ -109,7 +101,7 @@ impl<'de> DeserializeSeed<'de> for ValueSeed<'_, '_> {
             return Err(decline());
         }
         let kind = if object { NodeKind::Object } else { NodeKind::Array };
-        let expanded = self.on_tape && expands(self.level, walk.top_is_array);
+        let expanded = self.on_tape && walk.tape.expands(self.level);
         let node = self.on_tape.then(|| walk.tape.open(kind, at, expanded));
         walk.cursor = at + 1;
         let level = self.level;

@@ -28,7 +28,7 @@ use super::{Backend, Declined, sealed};
 use crate::json::grammar::{is_whitespace, skip_whitespace};
 use crate::json::skim::value_end;
 use crate::limits::Limits;
-use crate::tape::{NodeKind, Tape, expands};
+use crate::tape::{NodeKind, Tape};
 
 /// The simd-json backend (needs `std`).
 pub struct SimdJson {
@@ -264,9 +264,6 @@ struct Index<'a> {
 #[inline(always)]
 fn walk_structurals(index: Index<'_>, tape: &mut Tape, stack: &mut Vec<usize>) -> Result<(), Declined> {
     let Index { bytes, base, end, structurals } = index;
-    // A chunk's items are walked under the batch, already on the stack.
-    let top_is_array =
-        !stack.is_empty() || structurals.first().and_then(|&at| bytes.get(base + at as usize)) == Some(&b'[');
     let mut k = 0;
     while let Some(&at) = structurals.get(k) {
         let at = base + at as usize;
@@ -274,7 +271,7 @@ fn walk_structurals(index: Index<'_>, tape: &mut Tape, stack: &mut Vec<usize>) -
         match byte {
             b'{' | b'[' => {
                 let kind = NodeKind::of_first_byte(byte);
-                if expands(stack.len() + 1, top_is_array) {
+                if tape.expands(stack.len() + 1) {
                     stack.push(tape.open(kind, at, true));
                 } else {
                     let node = tape.open(kind, at, false);
