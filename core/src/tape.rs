@@ -137,6 +137,7 @@ impl Tape {
     /// Whether a container opening at nesting `level` gets its children
     /// on the tape. Whether the message is a batch is the tape's to know:
     /// its root, opened first, says so.
+    #[cfg_attr(not(any(feature = "serde_json", feature = "simd-json")), allow(dead_code))]
     #[inline(always)]
     pub(crate) fn expands(&self, level: usize) -> bool {
         expands(level, self.batch)

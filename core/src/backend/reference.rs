@@ -1,7 +1,7 @@
 //! The crate's own scanner as a backend ([`Reference`]): it validates
-//! RFC 8259 exactly, as the rules restrict it, with the shared grammar
-//! (`json::grammar`), and builds the same shallow tape as the other
-//! backends. When a backend declines a message, this scanner decides
+//! RFC 8259 exactly, as the rules restrict it, with the one grammar
+//! (`json::grammar::walk`, its sink recording on the tape), and builds the
+//! same shallow tape as the other backends. When a backend declines a message, this scanner decides
 //! whether it is really invalid and names the first fault in document
 //! order and its offset: that is how every backend gives the same reason
 //! and offset for every bad input. It needs no dependency, and it is the
@@ -11,8 +11,7 @@ use alloc::vec::Vec;
 
 use super::{Backend, Declined, sealed};
 use crate::fault::{Fault, Reason};
-use crate::json::grammar::{Frame, at_end_or, member_name, scan_literal, skip_container, skip_whitespace};
-use crate::json::{number, string};
+use crate::json::grammar::{Frame, Sink, skip_whitespace, walk};
 use crate::limits::Limits;
 use crate::tape::{NodeKind, Tape};
 
@@ -62,122 +61,56 @@ impl Backend for Reference {
 
 /// Validates `text` as one JSON value under `limits` and fills `tape`.
 ///
-/// Every value this loop reaches goes on the tape. A container whose
+/// Every value the grammar tells goes on the tape. A container whose
 /// contents do not (a payload below the levels the rules read) gets its
-/// node and is then validated whole by [`skip_container`], so only the
-/// expanded levels, at most three, are ever open here.
+/// node and is validated whole, so only the expanded levels, at most
+/// three, are ever open here.
 pub(crate) fn scan(text: &str, limits: &Limits, tape: &mut Tape, stack: &mut Vec<Frame>) -> Result<(), Fault> {
     tape.clear();
     stack.clear();
     let bytes = text.as_bytes();
     let i = skip_whitespace(bytes, 0);
-    // One loop for batches, one for the rest: a single message's loop
+    // One walk for batches, one for the rest: a single message's walk
     // carries none of the batch's bookkeeping.
-    if bytes.get(i) == Some(&b'[') {
-        scan_from::<true>(bytes, i, limits, tape, stack)
+    let end = if bytes.get(i) == Some(&b'[') {
+        walk(bytes, i, 1, limits, &mut Recording::<true>(tape), stack)?
     } else {
-        scan_from::<false>(bytes, i, limits, tape, stack)
-    }
+        walk(bytes, i, 1, limits, &mut Recording::<false>(tape), stack)?
+    };
+    let after = skip_whitespace(bytes, end);
+    if after < bytes.len() { Err(Fault::new(Reason::TrailingCharacters, after)) } else { Ok(()) }
 }
 
-/// [`scan`] from the first value at `i`; `BATCH` says whether it is an
-/// array.
-fn scan_from<const BATCH: bool>(
-    bytes: &[u8],
-    mut i: usize,
-    limits: &Limits,
-    tape: &mut Tape,
-    stack: &mut Vec<Frame>,
-) -> Result<(), Fault> {
-    'value: loop {
-        // A value starts at `i` (whitespace skipped).
-        match bytes.get(i) {
-            None => return Err(Fault::new(Reason::UnexpectedEnd, bytes.len())),
-            Some(&open @ (b'{' | b'[')) => {
-                let level = stack.len() + 1;
-                if level > limits.max_depth {
-                    return Err(Fault::new(Reason::TooDeep, i));
-                }
-                let object = open == b'{';
-                let kind = if object { NodeKind::Object } else { NodeKind::Array };
-                let expanded = Tape::expands_in::<BATCH>(level);
-                let node = tape.open_in::<BATCH>(kind, i, expanded);
-                if !expanded {
-                    i = skip_container(bytes, i, level, limits, stack)?;
-                    tape.close_in::<BATCH>(node, i);
-                } else {
-                    stack.push(Frame { object, node });
-                    i = skip_whitespace(bytes, i + 1);
-                    let close = if object { b'}' } else { b']' };
-                    if bytes.get(i) != Some(&close) {
-                        if object {
-                            i = member_name_on_tape::<BATCH>(bytes, i, tape)?;
-                        }
-                        continue 'value;
-                    }
-                    // Empty container: fall through to the closing loop below.
-                }
-            }
-            Some(b'"') => {
-                let end = string::scan(bytes, i)?;
-                tape.leaf_in::<BATCH>(NodeKind::String, i, end);
-                i = end;
-            }
-            Some(b'-' | b'0'..=b'9') => {
-                let end = number::scan(bytes, i)?;
-                tape.leaf_in::<BATCH>(NodeKind::Number, i, end);
-                i = end;
-            }
-            Some(b't' | b'f' | b'n') => {
-                let (kind, end) = scan_literal(bytes, i)?;
-                tape.leaf_in::<BATCH>(kind, i, end);
-                i = end;
-            }
-            Some(_) => return Err(Fault::new(Reason::ExpectedValue, i)),
-        }
+/// The grammar's sink that records on the tape; `BATCH` says whether the
+/// message is an array (see [`Tape::open_in`]).
+struct Recording<'t, const BATCH: bool>(&'t mut Tape);
 
-        // After a value, or at the closing bracket of an empty container:
-        // close containers until one continues with a comma.
-        loop {
-            i = skip_whitespace(bytes, i);
-            let Some(frame) = stack.last().copied() else {
-                if i < bytes.len() {
-                    return Err(Fault::new(Reason::TrailingCharacters, i));
-                }
-                return Ok(());
-            };
-            let close = if frame.object { b'}' } else { b']' };
-            match bytes.get(i) {
-                Some(b',') => {
-                    i = skip_whitespace(bytes, i + 1);
-                    if frame.object {
-                        i = member_name_on_tape::<BATCH>(bytes, i, tape)?;
-                    }
-                    continue 'value;
-                }
-                Some(&b) if b == close => {
-                    stack.pop();
-                    tape.close_in::<BATCH>(frame.node, i + 1);
-                    i += 1;
-                }
-                _ => return Err(at_end_or(bytes, i, Reason::ExpectedCommaOrEnd)),
-            }
-        }
+impl<const BATCH: bool> Sink for Recording<'_, BATCH> {
+    #[inline(always)]
+    fn expands(&self, level: usize) -> bool {
+        Tape::expands_in::<BATCH>(level)
     }
-}
 
-/// [`member_name`], with the name put on the tape.
-#[inline(always)]
-fn member_name_on_tape<const BATCH: bool>(bytes: &[u8], i: usize, tape: &mut Tape) -> Result<usize, Fault> {
-    let (end, value) = member_name(bytes, i)?;
-    tape.leaf_in::<BATCH>(NodeKind::String, i, end);
-    Ok(value)
+    #[inline(always)]
+    fn open(&mut self, kind: NodeKind, at: usize, expanded: bool) -> usize {
+        self.0.open_in::<BATCH>(kind, at, expanded)
+    }
+
+    #[inline(always)]
+    fn close(&mut self, node: usize, end: usize) {
+        self.0.close_in::<BATCH>(node, end);
+    }
+
+    #[inline(always)]
+    fn leaf(&mut self, kind: NodeKind, at: usize, end: usize) {
+        self.0.leaf_in::<BATCH>(kind, at, end);
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::grammar::validate;
+    use crate::json::grammar::{skip_container, validate};
 
     fn fault(text: &str) -> Option<Fault> {
         scan(text, &Limits::new(), &mut Tape::default(), &mut Vec::new()).err()

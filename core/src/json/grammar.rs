@@ -1,9 +1,8 @@
-//! The JSON grammar every stage shares: whitespace, literals, member
-//! names, and the validating walk over a container ([`skip_container`]),
-//! which gives every fault the reference backend's tape-building loop
-//! ([`crate::backend::Reference`]) would give, at the same offset (a test
-//! there holds the two loops to it). Iterative, so depth costs heap
-//! (bounded by the depth limit), not stack.
+//! The JSON grammar, written once ([`walk`]) and shared by every stage:
+//! whitespace, literals, member names, and the walk over a value, generic
+//! over a [`Sink`] that records what it reads (the reference backend's
+//! tape) or keeps nothing ([`Validate`]: [`skip_container`], [`validate`]).
+//! Iterative, so depth costs heap (bounded by the depth limit), not stack.
 
 use alloc::vec::Vec;
 
@@ -62,11 +61,147 @@ pub(crate) fn scan_literal(bytes: &[u8], at: usize) -> Result<(NodeKind, usize),
     Ok((kind, end))
 }
 
-/// The container opening at `at`, at nesting `level`, none of whose
-/// contents go on the tape: the reference backend's grammar without the
-/// tape, giving every fault its loop would give, at the same offset.
-/// Returns the offset one past the container. Its open containers go on
-/// `stack` above the caller's own.
+/// What the walk tells about the values it reads: a tape that records
+/// them, or nothing at all ([`Validate`]). The walk is the grammar; the
+/// sink only decides whether a container's contents are told to it.
+pub(crate) trait Sink {
+    /// Whether the contents of a container at nesting `level` are told to
+    /// the sink; the others are validated whole ([`skip_container`]), and
+    /// the sink sees the container as one node.
+    fn expands(&self, level: usize) -> bool;
+    /// A container of `kind` opens at `at`; returns its node for
+    /// [`Sink::close`].
+    fn open(&mut self, kind: NodeKind, at: usize, expanded: bool) -> usize;
+    /// The container `node` ends at `end`, one past its bracket.
+    fn close(&mut self, node: usize, end: usize);
+    /// A string (a member name too), number or literal spans `at..end`.
+    fn leaf(&mut self, kind: NodeKind, at: usize, end: usize);
+}
+
+/// The sink that keeps nothing: the walk only validates.
+pub(crate) struct Validate;
+
+impl Sink for Validate {
+    #[inline(always)]
+    fn expands(&self, _level: usize) -> bool {
+        true
+    }
+
+    #[inline(always)]
+    fn open(&mut self, _kind: NodeKind, _at: usize, _expanded: bool) -> usize {
+        usize::MAX
+    }
+
+    #[inline(always)]
+    fn close(&mut self, _node: usize, _end: usize) {}
+
+    #[inline(always)]
+    fn leaf(&mut self, _kind: NodeKind, _at: usize, _end: usize) {}
+}
+
+/// The JSON grammar, once: validates the value starting at `i`, at nesting
+/// `level` (the top value is level 1), tells `sink` what it reads, and
+/// returns the offset one past it. Faults come first in document order.
+/// Containers open go on `stack` above the caller's own, so depth costs
+/// heap (bounded by the depth limit), not stack.
+#[inline(always)]
+pub(crate) fn walk<S: Sink>(
+    bytes: &[u8],
+    mut i: usize,
+    level: usize,
+    limits: &Limits,
+    sink: &mut S,
+    stack: &mut Vec<Frame>,
+) -> Result<usize, Fault> {
+    let base = stack.len();
+    'value: loop {
+        // A value starts at `i` (whitespace skipped).
+        match bytes.get(i) {
+            None => return Err(Fault::new(Reason::UnexpectedEnd, bytes.len())),
+            Some(&open @ (b'{' | b'[')) => {
+                let depth = level + (stack.len() - base);
+                if depth > limits.max_depth {
+                    return Err(Fault::new(Reason::TooDeep, i));
+                }
+                let object = open == b'{';
+                let kind = if object { NodeKind::Object } else { NodeKind::Array };
+                if !sink.expands(depth) {
+                    let node = sink.open(kind, i, false);
+                    i = skip_container(bytes, i, depth, limits, stack)?;
+                    sink.close(node, i);
+                } else {
+                    let node = sink.open(kind, i, true);
+                    stack.push(Frame { object, node });
+                    i = skip_whitespace(bytes, i + 1);
+                    let close = if object { b'}' } else { b']' };
+                    if bytes.get(i) != Some(&close) {
+                        if object {
+                            i = told_member_name(bytes, i, sink)?;
+                        }
+                        continue 'value;
+                    }
+                    // Empty container: fall through to the closing loop below.
+                }
+            }
+            Some(b'"') => {
+                let end = string::scan(bytes, i)?;
+                sink.leaf(NodeKind::String, i, end);
+                i = end;
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let end = number::scan(bytes, i)?;
+                sink.leaf(NodeKind::Number, i, end);
+                i = end;
+            }
+            Some(b't' | b'f' | b'n') => {
+                let (kind, end) = scan_literal(bytes, i)?;
+                sink.leaf(kind, i, end);
+                i = end;
+            }
+            Some(_) => return Err(Fault::new(Reason::ExpectedValue, i)),
+        }
+
+        // After a value, or at the closing bracket of an empty container:
+        // close containers until one continues with a comma, or the value
+        // the walk began with has ended.
+        loop {
+            let Some(frame) = stack.last().copied().filter(|_| stack.len() > base) else {
+                return Ok(i);
+            };
+            i = skip_whitespace(bytes, i);
+            let close = if frame.object { b'}' } else { b']' };
+            match bytes.get(i) {
+                Some(b',') => {
+                    i = skip_whitespace(bytes, i + 1);
+                    if frame.object {
+                        i = told_member_name(bytes, i, sink)?;
+                    }
+                    continue 'value;
+                }
+                Some(&b) if b == close => {
+                    stack.pop();
+                    sink.close(frame.node, i + 1);
+                    i += 1;
+                }
+                _ => return Err(at_end_or(bytes, i, Reason::ExpectedCommaOrEnd)),
+            }
+        }
+    }
+}
+
+/// [`member_name`], with the name told to the sink; returns where the
+/// value starts.
+#[inline(always)]
+fn told_member_name<S: Sink>(bytes: &[u8], i: usize, sink: &mut S) -> Result<usize, Fault> {
+    let (end, value) = member_name(bytes, i)?;
+    sink.leaf(NodeKind::String, i, end);
+    Ok(value)
+}
+
+/// The container opening at `at`, at nesting `level`, validated whole and
+/// told to no one: the grammar with the [`Validate`] sink. Returns the
+/// offset one past the container. Its open containers go on `stack` above
+/// the caller's own.
 pub(crate) fn skip_container(
     bytes: &[u8],
     at: usize,
@@ -74,54 +209,7 @@ pub(crate) fn skip_container(
     limits: &Limits,
     stack: &mut Vec<Frame>,
 ) -> Result<usize, Fault> {
-    let base = stack.len();
-    let mut i = at;
-    'value: loop {
-        match bytes.get(i) {
-            None => return Err(Fault::new(Reason::UnexpectedEnd, bytes.len())),
-            Some(&open @ (b'{' | b'[')) => {
-                if level + (stack.len() - base) > limits.max_depth {
-                    return Err(Fault::new(Reason::TooDeep, i));
-                }
-                let object = open == b'{';
-                stack.push(Frame { object, node: usize::MAX });
-                i = skip_whitespace(bytes, i + 1);
-                let close = if object { b'}' } else { b']' };
-                if bytes.get(i) != Some(&close) {
-                    if object {
-                        i = member_name(bytes, i)?.1;
-                    }
-                    continue 'value;
-                }
-            }
-            Some(b'"') => i = string::scan(bytes, i)?,
-            Some(b'-' | b'0'..=b'9') => i = number::scan(bytes, i)?,
-            Some(b't' | b'f' | b'n') => i = scan_literal(bytes, i)?.1,
-            Some(_) => return Err(Fault::new(Reason::ExpectedValue, i)),
-        }
-        loop {
-            i = skip_whitespace(bytes, i);
-            let object = stack.last().is_some_and(|f| f.object);
-            let close = if object { b'}' } else { b']' };
-            match bytes.get(i) {
-                Some(b',') => {
-                    i = skip_whitespace(bytes, i + 1);
-                    if object {
-                        i = member_name(bytes, i)?.1;
-                    }
-                    continue 'value;
-                }
-                Some(&b) if b == close => {
-                    stack.pop();
-                    i += 1;
-                    if stack.len() <= base {
-                        return Ok(i);
-                    }
-                }
-                _ => return Err(at_end_or(bytes, i, Reason::ExpectedCommaOrEnd)),
-            }
-        }
-    }
+    walk(bytes, at, level, limits, &mut Validate, stack)
 }
 
 /// Scans `"name" :` at `i`; returns where the name ends and where the value
@@ -144,15 +232,7 @@ pub(crate) fn member_name(bytes: &[u8], i: usize) -> Result<(usize, usize), Faul
 /// two to it), for [`check_json`](crate::check_json).
 pub(crate) fn validate(text: &str, limits: &Limits) -> Result<(), Fault> {
     let bytes = text.as_bytes();
-    let i = skip_whitespace(bytes, 0);
-    let end = match bytes.get(i) {
-        None => return Err(Fault::new(Reason::UnexpectedEnd, bytes.len())),
-        Some(b'{' | b'[') => skip_container(bytes, i, 1, limits, &mut Vec::new())?,
-        Some(b'"') => string::scan(bytes, i)?,
-        Some(b'-' | b'0'..=b'9') => number::scan(bytes, i)?,
-        Some(b't' | b'f' | b'n') => scan_literal(bytes, i)?.1,
-        Some(_) => return Err(Fault::new(Reason::ExpectedValue, i)),
-    };
+    let end = walk(bytes, skip_whitespace(bytes, 0), 1, limits, &mut Validate, &mut Vec::new())?;
     let after = skip_whitespace(bytes, end);
     if after < bytes.len() { Err(Fault::new(Reason::TrailingCharacters, after)) } else { Ok(()) }
 }
