@@ -201,7 +201,10 @@ fn told_member_name<S: Sink>(bytes: &[u8], i: usize, sink: &mut S) -> Result<usi
 /// The container opening at `at`, at nesting `level`, validated whole and
 /// told to no one: the grammar with the [`Validate`] sink. Returns the
 /// offset one past the container. Its open containers go on `stack` above
-/// the caller's own.
+/// the caller's own. Against the hand-written loop this replaced: 0.6 to
+/// 1.1 % fewer instructions on realistic medium and large messages (their
+/// payloads are validated here), 1.3 % more (302 a message) on the
+/// deep-nesting class; a loop of its own beside the walk measured worse.
 pub(crate) fn skip_container(
     bytes: &[u8],
     at: usize,
