@@ -18,12 +18,8 @@ use crate::fault::{Fault, Reason};
 use crate::json::number;
 use crate::json::string::{self, JsonStr};
 use crate::revision::Revision;
-use crate::rules::repeats::{NameTable, TooManyCollisions};
+use crate::rules::repeats::{self, NameTable, Pairwise};
 use crate::tape::{Node, NodeKind, Tape};
-
-/// Objects with more members than this find repeated names with a hash
-/// table instead of comparing every pair.
-const PAIRWISE_MEMBERS: usize = 8;
 
 /// The members that decide an envelope, in the order of [`Members`].
 const ENVELOPE_MEMBERS: [&str; 6] = ["jsonrpc", "id", "method", "params", "result", "error"];
@@ -387,20 +383,18 @@ impl<'a, 't> Classifier<'a, 't> {
         slot_of: impl Fn(&[u8]) -> Option<usize>,
     ) -> ([Option<Member>; K], Option<usize>) {
         let mut found = [None; K];
-        let mut others = [0usize; PAIRWISE_MEMBERS];
-        let mut n_others = 0;
+        let mut pairwise = Pairwise::default();
         let mut repeated = None;
         // Objects with many members use the hash table from the start. The
         // tape bounds the count (two nodes a member at least); only when
         // that bound is large are the members counted.
         let bound = self.node(object).next.saturating_sub(object + 1) / 2;
-        let count = if bound > PAIRWISE_MEMBERS { self.members(object).count() } else { bound };
-        let mut table = (count > PAIRWISE_MEMBERS).then(|| {
+        let count = if repeats::needs_table(bound) { self.members(object).count() } else { bound };
+        let mut table = repeats::needs_table(count).then(|| {
             let mut table = core::mem::take(self.names);
             table.start(count);
             table
         });
-        let mut collided = false;
         for member in self.members(object) {
             // A wanted name, spelled plainly, is recognised by its bytes; only
             // names that match none and hold a backslash are decoded. The
@@ -426,43 +420,25 @@ impl<'a, 't> Classifier<'a, 't> {
                 }
                 None => false,
             };
-            if repeated.is_some() || collided {
+            if repeated.is_some() {
                 continue;
             }
             if let Some(table) = table.as_mut() {
                 let name = name();
-                if table.partitioned() {
-                    table.gather(name.hash(), member.name());
-                    continue;
-                }
-                match table.insert(name.hash(), member.name(), |earlier| self.name(earlier).same_as(name)) {
-                    Ok(true) => repeated = Some(member.name()),
-                    Ok(false) => {}
-                    Err(TooManyCollisions) => collided = true,
-                }
+                repeated = table.see(name.hash(), member.name(), |earlier| self.name(earlier).same_as(name));
             } else if seen_before {
                 repeated = Some(member.name());
             } else if slot.is_none() {
                 let name = name();
-                let earlier = others.get(..n_others).unwrap_or_default();
-                if earlier.iter().any(|&other| self.name(other).same_as(name)) {
+                if pairwise.see(member.name(), |earlier| self.name(earlier).same_as(name)) {
                     repeated = Some(member.name());
-                }
-                if let Some(free) = others.get_mut(n_others) {
-                    *free = member.name();
-                    n_others += 1;
                 }
             }
         }
         if let Some(mut table) = table {
-            if !collided && repeated.is_none() {
-                match table.finish(|a, b| self.name(a).same_as(self.name(b))) {
-                    Ok(first) => repeated = first,
-                    Err(TooManyCollisions) => collided = true,
-                }
-            }
-            if collided {
-                repeated = table.first_repeat_sorted(
+            if repeated.is_none() {
+                repeated = table.first_repeat(
+                    |a, b| self.name(a).same_as(self.name(b)),
                     self.members(object).map(|m| (self.name(m.name()).hash(), m.name())),
                     |a, b| self.name(a).cmp(self.name(b)),
                 );

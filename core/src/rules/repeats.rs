@@ -1,4 +1,10 @@
-//! Repeated member names in large objects, in linear time.
+//! The search for a repeated member name, whole: small objects compare
+//! each name with the earlier ones ([`Pairwise`]); large ones use a table,
+//! in linear time ([`NameTable`]). The classifier feeds either, name by
+//! name in document order, from its one pass over an object's members
+//! (where it also sees a wanted name given twice).
+//!
+//! Large objects:
 //!
 //! Names go into an open-addressing table by a 64-bit hash of their decoded
 //! text; names compare as text only when their hashes are equal. The first
@@ -18,6 +24,38 @@
 
 use alloc::vec::Vec;
 use core::cmp::Ordering;
+
+/// Objects with at most this many members compare names pairwise.
+pub(crate) const PAIRWISE_MEMBERS: usize = 8;
+
+/// Whether an object of `members` members is searched with the table.
+#[inline(always)]
+pub(crate) fn needs_table(members: usize) -> bool {
+    members > PAIRWISE_MEMBERS
+}
+
+/// The search in a small object: each name compared with the earlier ones
+/// (those the caller did not recognise as a wanted member).
+#[derive(Debug, Default)]
+pub(crate) struct Pairwise {
+    earlier: [usize; PAIRWISE_MEMBERS],
+    len: usize,
+}
+
+impl Pairwise {
+    /// The next name node in document order: whether an earlier one is the
+    /// same (`same` compares an earlier name node with this one).
+    #[inline(always)]
+    pub(crate) fn see(&mut self, node: usize, same: impl Fn(usize) -> bool) -> bool {
+        let earlier = self.earlier.get(..self.len).unwrap_or_default();
+        let seen = earlier.iter().any(|&other| same(other));
+        if let Some(free) = self.earlier.get_mut(self.len) {
+            *free = node;
+            self.len += 1;
+        }
+        seen
+    }
+}
 
 /// Probes allowed per name before the table gives way to sorting: a table
 /// at most half full needs about 1.5 on average.
@@ -48,6 +86,8 @@ pub(crate) struct NameTable {
     budget: usize,
     /// Names are only gathered; `finish` checks them.
     partitioned: bool,
+    /// The probes ran past the budget: the names will be sorted.
+    collided: bool,
     /// The gathered names, partition after partition, each in document
     /// order.
     partitions: Vec<(u64, usize)>,
@@ -59,11 +99,55 @@ impl NameTable {
     /// Empties the table for an object of at most `members` members.
     pub(crate) fn start(&mut self, members: usize) {
         self.keys.clear();
+        self.collided = false;
         self.budget = members * PROBES_PER_NAME + 16;
         self.partitioned = members > PARTITIONED_FROM;
         if !self.partitioned {
             self.clear_slots(members);
         }
+    }
+
+    /// The next name of the object, in document order: `Some(node)` when
+    /// it repeats an earlier name (`same` compares an earlier name node
+    /// with this one), and the caller stops there. When every name gave
+    /// `None`, [`NameTable::first_repeat`] has the answer.
+    #[inline]
+    pub(crate) fn see(&mut self, hash: u64, node: usize, same: impl Fn(usize) -> bool) -> Option<usize> {
+        if self.collided {
+            return None;
+        }
+        if self.partitioned {
+            self.gather(hash, node);
+            return None;
+        }
+        match self.insert(hash, node, same) {
+            Ok(true) => Some(node),
+            Ok(false) => None,
+            Err(TooManyCollisions) => {
+                self.collided = true;
+                None
+            }
+        }
+    }
+
+    /// After the last name, none of which [`NameTable::see`] found
+    /// repeated: the first repeat among gathered names (`same` compares two
+    /// name nodes), or, when the table gave way, by sorting `names` (every
+    /// name's hash and node again, in document order; `cmp` orders two
+    /// name nodes by their text).
+    pub(crate) fn first_repeat(
+        &mut self,
+        same: impl Fn(usize, usize) -> bool,
+        names: impl Iterator<Item = (u64, usize)>,
+        cmp: impl Fn(usize, usize) -> Ordering,
+    ) -> Option<usize> {
+        if !self.collided {
+            match self.finish(same) {
+                Ok(first) => return first,
+                Err(TooManyCollisions) => self.collided = true,
+            }
+        }
+        self.first_repeat_sorted(names, cmp)
     }
 
     /// An empty table for `names` names: at most half full.
@@ -74,12 +158,7 @@ impl NameTable {
 
     /// Adds the next name in document order: `true` if an earlier name is
     /// the same (`same` compares an earlier name node with this one).
-    pub(crate) fn insert(
-        &mut self,
-        hash: u64,
-        node: usize,
-        same: impl Fn(usize) -> bool,
-    ) -> Result<bool, TooManyCollisions> {
+    fn insert(&mut self, hash: u64, node: usize, same: impl Fn(usize) -> bool) -> Result<bool, TooManyCollisions> {
         let index = u32::try_from(self.keys.len() + 1).map_err(|_| TooManyCollisions)?;
         let seen = probe(&mut self.slots, &self.keys, &mut self.budget, hash, index, same)?;
         if !seen {
@@ -88,20 +167,15 @@ impl NameTable {
         Ok(seen)
     }
 
-    /// Whether names go to [`NameTable::gather`] rather than `insert`.
-    pub(crate) fn partitioned(&self) -> bool {
-        self.partitioned
-    }
-
     /// A name of an object checked in partitions, in document order.
-    pub(crate) fn gather(&mut self, hash: u64, node: usize) {
+    fn gather(&mut self, hash: u64, node: usize) {
         self.keys.push((hash, node));
     }
 
     /// After the last `insert`: the name node of the first repeat among
     /// gathered names (`same` compares two name nodes), or `None` when the
     /// names went into one table (whose `insert` said so already).
-    pub(crate) fn finish(&mut self, same: impl Fn(usize, usize) -> bool) -> Result<Option<usize>, TooManyCollisions> {
+    fn finish(&mut self, same: impl Fn(usize, usize) -> bool) -> Result<Option<usize>, TooManyCollisions> {
         if !self.partitioned {
             return Ok(None);
         }
@@ -168,7 +242,7 @@ impl NameTable {
     /// sorting (hash, name node) pairs given in document order. Only names
     /// whose hashes are equal are compared as text (`order`), and sorted
     /// among themselves.
-    pub(crate) fn first_repeat_sorted(
+    fn first_repeat_sorted(
         &mut self,
         names: impl Iterator<Item = (u64, usize)>,
         order: impl Fn(usize, usize) -> Ordering,
@@ -236,32 +310,41 @@ mod tests {
 
     use super::*;
 
-    /// Names as plain strings; `hash` decides how they collide. The table
-    /// first, then the sort if the table gives up, as the classifier does.
+    /// Names as plain strings; `hash` decides how they collide. The
+    /// search the classifier runs, and whether it ended in sorting.
     fn first_repeat_of(names: &[&str], hash: impl Fn(&str) -> u64) -> (Option<usize>, bool) {
         let mut table = NameTable::default();
         table.start(names.len());
-        let sorted = |table: &mut NameTable| {
-            let sorted = table.first_repeat_sorted(names.iter().enumerate().map(|(i, n)| (hash(n), i)), |a, b| {
-                names[a].cmp(names[b])
-            });
-            (sorted, true)
-        };
         for (i, name) in names.iter().enumerate() {
-            if table.partitioned() {
-                table.gather(hash(name), i);
-                continue;
-            }
-            match table.insert(hash(name), i, |earlier| names[earlier] == *name) {
-                Ok(true) => return (Some(i), false),
-                Ok(false) => {}
-                Err(TooManyCollisions) => return sorted(&mut table),
+            if let Some(repeat) = table.see(hash(name), i, |earlier| names[earlier] == *name) {
+                return (Some(repeat), table.collided);
             }
         }
-        match table.finish(|a, b| names[a] == names[b]) {
-            Ok(first) => (first, false),
-            Err(TooManyCollisions) => sorted(&mut table),
-        }
+        let first = table.first_repeat(
+            |a, b| names[a] == names[b],
+            names.iter().enumerate().map(|(i, n)| (hash(n), i)),
+            |a, b| names[a].cmp(names[b]),
+        );
+        (first, table.collided)
+    }
+
+    #[test]
+    fn small_objects_compare_each_name_with_the_earlier_ones() {
+        let names = ["a", "b", "c", "b"];
+        let mut pairwise = Pairwise::default();
+        let seen: Vec<bool> = names.iter().enumerate().map(|(i, n)| pairwise.see(i, |e| names[e] == *n)).collect();
+        assert_eq!(seen, [false, false, false, true]);
+        // Only the first PAIRWISE_MEMBERS names are kept (the classifier
+        // uses the table for larger objects): a repeat of a kept name is
+        // seen, a repeat of one past them is not.
+        let mut many: Vec<String> = (0..=PAIRWISE_MEMBERS).map(|i| format!("n{i}")).collect();
+        many.push(format!("n{PAIRWISE_MEMBERS}"));
+        many.push(String::from("n0"));
+        let mut pairwise = Pairwise::default();
+        let seen: Vec<bool> = many.iter().enumerate().map(|(i, n)| pairwise.see(i, |e| many[e] == *n)).collect();
+        assert_eq!(seen.iter().rposition(|&s| s), Some(PAIRWISE_MEMBERS + 2), "{seen:?}");
+        assert_eq!(seen.iter().filter(|&&s| s).count(), 1, "{seen:?}");
+        assert!(needs_table(PAIRWISE_MEMBERS + 1) && !needs_table(PAIRWISE_MEMBERS));
     }
 
     fn fnv(s: &str) -> u64 {
@@ -326,7 +409,7 @@ mod tests {
         let mut table = NameTable::default();
         for (members, partitioned) in [(10, false), (PARTITIONED_FROM, false), (PARTITIONED_FROM + 1, true)] {
             table.start(members);
-            assert_eq!(table.partitioned(), partitioned, "{members}");
+            assert_eq!(table.partitioned, partitioned, "{members}");
         }
     }
 
