@@ -1,4 +1,4 @@
-//! The backends against each other and against the core's scanner.
+//! The backends against each other and against the reference backend.
 
 use core::cell::RefCell;
 use std::vec::Vec;

@@ -15,7 +15,7 @@
 //! | function | property |
 //! |---|---|
 //! | [`parse_serde`], [`parse_simd`] | every verdict is self-consistent |
-//! | [`differential`] | serde_json, simd-json (batches whole and in chunks) and the core's scanner give the same outcome |
+//! | [`differential`] | serde_json, simd-json (batches whole and in chunks) and the reference backend give the same outcome |
 //! | [`structured`] | written envelopes parse back to themselves; mutations of them agree across backends |
 //! | [`stream`] | line framing does not depend on chunking, the push and pull readers and the tokio codec give the same frames, and each stays within its memory bound |
 //! | [`sse`] | event-stream framing gives a plain model's events for any chunking, by the push and pull readers and the tokio codec, each within its memory bound, and dispatches what an independent decoder (sse-stream) dispatches |

@@ -27,7 +27,7 @@ pub fn parse_serde_under(input: &[u8], index: usize) {
 /// Self-consistency of the simd-json backend's verdicts: under the revision
 /// and limits the input selects, an error's offset lies inside the input and
 /// its code matches its reason; a -32600 is valid JSON and a -32700 (other
-/// than a limit) is invalid JSON with the same fault, by the core's scanner;
+/// than a limit) is invalid JSON with the same fault, by the reference backend;
 /// a fault's answer from `write::error_for` parses; error codes classify as
 /// the table says; a valid envelope's payloads are valid JSON inside the
 /// input, and each message written back out parses to itself.
@@ -44,7 +44,7 @@ pub fn parse_simd_under(input: &[u8], index: usize) {
 /// Under the revision and limits the input selects: an error's offset lies inside
 /// the input and its code matches its reason; a -32600 is valid JSON and a
 /// -32700 (other than a limit) is invalid JSON with the same fault, by the
-/// core's scanner; a valid envelope's payloads are valid JSON, inside the
+/// reference backend; a valid envelope's payloads are valid JSON, inside the
 /// input, and each message written back out parses to itself.
 fn parse_one<B: Backend>(input: &[u8], index: usize) {
     let (revision, limits) = configuration(index);
@@ -118,7 +118,7 @@ fn glimpsed(input: &[u8], m: &Message<'_>, ctx: &dyn Fn() -> std::string::String
 }
 
 /// A -32600 means the JSON was fine; a -32700 not caused by a limit or a
-/// pre-check names the same fault the core's scanner finds.
+/// pre-check names the same fault the reference backend finds.
 fn judge_json(input: &[u8], reason: Reason, offset: usize, ctx: &dyn Fn() -> std::string::String) {
     let Ok(text) = core::str::from_utf8(input) else { return };
     let scanned = check_json(text);
@@ -130,7 +130,7 @@ fn judge_json(input: &[u8], reason: Reason, offset: usize, ctx: &dyn Fn() -> std
         matches!(reason, Reason::TooDeep | Reason::TooLarge | Reason::ByteOrderMark | Reason::HtmlPage | Reason::Empty);
     if !limit_or_precheck {
         let fault = scanned.err().map(|f| (f.reason, f.offset));
-        assert_eq!(fault, Some((reason, offset)), "the scanner sees another fault: {}", ctx());
+        assert_eq!(fault, Some((reason, offset)), "the reference backend sees another fault: {}", ctx());
     }
 }
 
