@@ -1,7 +1,8 @@
 //! Properties that must hold for every input, as functions that panic when
-//! one does not. The fuzz targets are one-line shells over these, and the
-//! core's tests run them too (on the regression files, the seed corpora and
-//! random input), so a failure found by fuzzing is replayed by `cargo test`.
+//! one does not. The fuzz targets are one-line shells over these, and this
+//! crate's tests run them too (on the regression files, the seed corpora
+//! and random input), so a failure found by fuzzing is replayed by
+//! `cargo test`.
 //! A workspace crate of its own, never published: what it needs of the core
 //! is the core's public API, and one hidden hook (`mcp_envelope::internal`:
 //! a simd-json parser that reads batches in tiny chunks).
