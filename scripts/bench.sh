@@ -75,10 +75,11 @@ cp -f target/bench-verdicts.json "$out/verdicts.json" 2>/dev/null || true
 tool collect --commit "$(git rev-parse --short HEAD 2>/dev/null || echo "")" --criterion "${criterion_dirs[@]}" \
   ${gungraun_home:+--gungraun "$gungraun_home"} --verdicts "$out/verdicts.json" --out "$out/results.json"
 tool chart "$out/results.json" --out "$out/throughput.svg"
+tool stages "$out/results.json" --out "$out/stages.svg" > "$out/stages.md"
 tool table "$out/results.json" | tee "$out/table.md"
 if [ -n "$save" ]; then
   mkdir -p bench-results/baselines
   cp "$out/results.json" "bench-results/baselines/$save.json"
   echo "saved baseline: bench-results/baselines/$save.json" >&2
 fi
-echo "results: $out/results.json, table: $out/table.md, chart: $out/throughput.svg" >&2
+echo "results: $out/results.json, table: $out/table.md, charts: $out/throughput.svg, $out/stages.svg (stages: $out/stages.md)" >&2

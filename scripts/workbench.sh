@@ -139,6 +139,12 @@ if [ "$bench" = 1 ]; then
     echo
     echo "![throughput per backend and peer](bench/throughput.svg)"
     echo
+    echo "Where a message's time goes on the default backend, stage by stage: each stage measured as the pipeline up to it (UTF-8 alone, then \`check_json\`'s grammar, then the tape, then the whole verdict), and its share of the whole."
+    echo
+    echo "![where a message's time goes, stage by stage](bench/stages.svg)"
+    echo
+    cat "$out/bench/stages.md"
+    echo
     cat "$out/bench/table.md"
     echo
     echo "## 4. Against the baseline \`$baseline\`"

@@ -147,6 +147,26 @@ fn utf8_floor(messages: Vec<Vec<u8>>) -> usize {
     black_box(count(messages.iter().map(|m| common::utf8_floor(black_box(m)))))
 }
 
+// The default backend's stages: up to the tape (no rules), and UTF-8 with
+// the grammar alone (no tape).
+
+#[library_benchmark]
+#[bench::realistic_small(args = ("realistic/small.jsonl"), setup = load)]
+#[bench::realistic_medium(args = ("realistic/medium.jsonl"), setup = load)]
+#[bench::realistic_large(args = ("realistic/large.jsonl"), setup = load)]
+fn stage_tape(messages: Vec<Vec<u8>>) -> usize {
+    let mut parser = mcp_envelope::Parser::<Reference>::with_backend(Revision::V2026_07_28);
+    black_box(count(messages.iter().map(|m| common::stage_tape(&mut parser, black_box(m)))))
+}
+
+#[library_benchmark]
+#[bench::realistic_small(args = ("realistic/small.jsonl"), setup = load)]
+#[bench::realistic_medium(args = ("realistic/medium.jsonl"), setup = load)]
+#[bench::realistic_large(args = ("realistic/large.jsonl"), setup = load)]
+fn stage_syntax(messages: Vec<Vec<u8>>) -> usize {
+    black_box(count(messages.iter().map(|m| common::stage_syntax(black_box(m)))))
+}
+
 /// The messages of a corpus file framed as lines and as an event stream,
 /// and the event stream in chunks (setup, not counted).
 fn framed(name: &str) -> (Vec<u8>, Vec<u8>, Vec<bytes::Bytes>) {
@@ -194,6 +214,8 @@ library_benchmark_group!(
         sonic_rs_value,
         serde_json_ignoredany,
         simd_json_tape,
+        stage_tape,
+        stage_syntax,
         utf8_floor
     ]
 );

@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use common::{
     Ours, PEERS, SimdTape, Verdict, adversarial_cases, check_ours_on_realistic, class, is_ceiling, ours_reference,
-    ours_serde, ours_simd, peer_differences,
+    ours_serde, ours_simd, peer_differences, stage_syntax, stage_tape,
 };
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use mcp_envelope::backend::{Reference, SerdeJson, SimdJson};
@@ -74,6 +74,17 @@ fn realistic(c: &mut Criterion) {
                     .map(|m| ours_reference(&mut ours.reference, black_box(m)).is_some() as usize)
                     .sum::<usize>()
             })
+        });
+        // The default backend's stages (the workbench's chart of where a
+        // message's time goes): up to the tape, and the grammar alone.
+        let mut tape_only = Parser::<Reference>::with_backend(Revision::V2026_07_28);
+        group.bench_function("stage-tape", |b| {
+            b.iter(|| {
+                messages.iter().map(|m| stage_tape(&mut tape_only, black_box(m)).is_some() as usize).sum::<usize>()
+            })
+        });
+        group.bench_function("stage-syntax", |b| {
+            b.iter(|| messages.iter().map(|m| stage_syntax(black_box(m)).is_some() as usize).sum::<usize>())
         });
         let mut simd_tape = SimdTape::default();
         group.bench_function("simd-json-tape", |b| {

@@ -1,15 +1,61 @@
-//! Hooks for the workspace's unpublished fuzz kit (`mcp-envelope-check`):
-//! what its properties need that the API does not offer. Hidden from the
-//! documentation, not part of the API, and free to change in any release.
+//! Hooks for the workspace's unpublished crates: what the fuzz kit's
+//! properties (`mcp-envelope-check`) and the benchmarks' figures per stage
+//! need that the API does not offer. Hidden from the documentation, not
+//! part of the API, and free to change in any release.
 
+use crate::backend::Backend;
+#[cfg(feature = "simd-json")]
 use crate::backend::SimdJson;
+use crate::fault::Fault;
 use crate::parser::Parser;
+#[cfg(feature = "simd-json")]
 use crate::revision::Revision;
 
+/// Parses `input` up to its tape and no further: the checks before any
+/// tokeniser and the backend's scan, without the envelope rules. What a
+/// message costs before the rules read it.
+///
+/// # Errors
+/// The fault of a message that is not one JSON value within the limits.
+pub fn tape_stage<B: Backend>(parser: &mut Parser<B>, input: &[u8]) -> Result<(), Fault> {
+    parser.tape_stage(input)
+}
+
+#[cfg(feature = "simd-json")]
 /// A simd-json parser that reads every batch longer than `chunk_len` bytes
 /// in chunks: with a tiny length, the short inputs a fuzzer makes take the
 /// chunked path too.
 #[must_use]
 pub fn simd_json_parser_chunked(revision: Revision, chunk_len: usize) -> Parser<SimdJson> {
     Parser::with_backend_instance(revision, SimdJson::with_chunk_len(chunk_len))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fault::Reason;
+    use crate::revision::Revision;
+
+    #[test]
+    fn the_tape_stage_judges_the_json_and_applies_no_envelope_rule() {
+        let mut parser = Parser::new(Revision::V2026_07_28);
+        // Valid JSON that no revision takes as an envelope: the rules,
+        // which this stage leaves out, refuse it.
+        for not_an_envelope in [&b"{\"a\":1}"[..], b"[1,2]", b"\"text\"", b"{\"id\":1,\"id\":2}"] {
+            assert_eq!(tape_stage(&mut parser, not_an_envelope), Ok(()));
+            assert!(parser.parse(not_an_envelope).is_err());
+        }
+        // The checks before any tokeniser, and the scan's own faults, as
+        // the whole parse reports them.
+        for (bad, reason) in [
+            (&b"{\"a\":}"[..], Reason::ExpectedValue),
+            (b"\xEF\xBB\xBF{}", Reason::ByteOrderMark),
+            (b"  ", Reason::Empty),
+            (b"{\"a\":\"\xff\"}", Reason::InvalidUtf8),
+        ] {
+            let fault = tape_stage(&mut parser, bad).err();
+            assert_eq!(fault.map(|f| f.reason), Some(reason), "{bad:?}");
+            assert_eq!(fault, parser.parse(bad).err().map(|e| e.fault()), "{bad:?}");
+        }
+    }
 }

@@ -113,7 +113,6 @@ mod parser;
 pub mod exchange;
 pub mod grade;
 pub mod ids;
-#[cfg(feature = "simd-json")]
 #[doc(hidden)]
 pub mod internal;
 pub mod oversized;

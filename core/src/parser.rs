@@ -129,6 +129,19 @@ impl<B: Backend> Parser<B> {
     }
 }
 
+impl<B: Backend> Parser<B> {
+    /// The pipeline without its last stage: the checks before any
+    /// tokeniser, then the backend (the reference backend when it
+    /// declines), the tape built and no envelope rule applied. For the
+    /// benchmarks' figures per stage (`internal::tape_stage`).
+    pub(crate) fn tape_stage(&mut self, input: &[u8]) -> Result<(), Fault> {
+        let text = precheck(input, &self.limits)?;
+        self.tape.clear();
+        self.tape.limit_items(self.limits.max_batch_len);
+        self.backend.tokenise_judged(text, &self.limits, &mut self.tape, &mut self.reference).map(|_| ())
+    }
+}
+
 /// Everything decided before any tokeniser runs: size, byte-order mark, a
 /// web page, UTF-8 (checked once, here, for every backend), emptiness.
 fn precheck<'a>(input: &'a [u8], limits: &Limits) -> Result<&'a str, Fault> {

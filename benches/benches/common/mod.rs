@@ -166,6 +166,20 @@ pub fn utf8_floor(bytes: &[u8]) -> Verdict {
     simdutf8::basic::from_utf8(bytes).ok().map(|_| "utf8")
 }
 
+/// The default backend's pipeline short of its last stages, for the
+/// figures per stage: UTF-8 and the JSON grammar alone (`check_json`, no
+/// tape), ...
+pub fn stage_syntax(bytes: &[u8]) -> Verdict {
+    let text = simdutf8::basic::from_utf8(bytes).ok()?;
+    mcp_envelope::check_json(text).ok().map(|_| "json")
+}
+
+/// ... and everything up to the tape, without the envelope rules (the
+/// checks before any tokeniser, the reference backend's scan).
+pub fn stage_tape(parser: &mut Parser<Reference>, bytes: &[u8]) -> Verdict {
+    mcp_envelope::internal::tape_stage(parser, bytes).ok().map(|()| "json")
+}
+
 /// Our parser, warm, with each backend.
 pub struct Ours {
     pub serde: Parser<SerdeJson>,
@@ -211,9 +225,10 @@ pub const PEERS: [(&str, Contender); 8] = [
 ];
 
 /// Contenders that only check syntax (or less), so their verdicts are not
-/// compared with the rules: each library's own ceiling, and the floor.
+/// compared with the rules: each library's own ceiling, our stages short
+/// of the rules, and the floor.
 pub fn is_ceiling(name: &str) -> bool {
-    matches!(name, "serde_json-ignoredany" | "simd-json-tape" | "utf8-floor")
+    matches!(name, "serde_json-ignoredany" | "simd-json-tape" | "stage-tape" | "stage-syntax" | "utf8-floor")
 }
 
 /// A result message of exactly about `len` bytes of realistic text.

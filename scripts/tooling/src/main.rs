@@ -14,6 +14,7 @@ mod history;
 mod mutants;
 mod prerequisites;
 mod results;
+mod stages;
 mod svg;
 mod table;
 mod targets;
@@ -75,6 +76,13 @@ enum Command {
     },
     /// Draws the throughput chart of a results file.
     Chart {
+        results: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Writes the chart of where a message's time goes, stage by stage,
+    /// and prints the same figures as a Markdown table.
+    Stages {
         results: PathBuf,
         #[arg(long)]
         out: PathBuf,
@@ -197,6 +205,10 @@ fn throughput_chart(results: &Results) -> String {
             floor.push((c, mb.unwrap_or_default()));
             continue;
         }
+        // The default backend's stages have a chart of their own.
+        if contender.starts_with("stage-") {
+            continue;
+        }
         let at = match series.iter().position(|(n, _)| n == contender) {
             Some(at) => at,
             None => {
@@ -291,6 +303,11 @@ fn run(command: Command) -> Result<u8, String> {
             return Ok(u8::from(!c.regressions.is_empty()));
         }
         Command::Chart { results, out } => write(&out, &throughput_chart(&Results::load(&results)?))?,
+        Command::Stages { results, out } => {
+            let results = Results::load(&results)?;
+            write(&out, &stages::chart(&results))?;
+            println!("{}", stages::table(&results));
+        }
         Command::HistoryAppend { results, history, commit } => {
             history::append(&Results::load(&results)?, &commit, &history)?
         }
@@ -408,14 +425,16 @@ mod tests {
     }
 
     #[test]
-    fn the_throughput_chart_puts_the_floor_in_its_subtitle_not_among_the_bars() {
+    fn the_throughput_chart_puts_the_floor_in_its_subtitle_and_the_stages_not_among_the_bars() {
         let mut r = Results::default();
         let t = |ns| Timing { ns, rounds: vec![ns], lo: ns, hi: ns, bytes: Some(1e6), elements: None };
         r.time.insert("realistic-small/mcp-envelope-serde".into(), t(1e6));
         r.time.insert("realistic-small/utf8-floor".into(), t(1e5));
+        r.time.insert("realistic-small/stage-syntax".into(), t(5e5));
         r.time.insert("adversarial/mcp-envelope-serde/bom".into(), t(1.0));
         let svg = throughput_chart(&r);
         assert!(svg.contains("UTF-8 validation alone: 10,000 MB/s"), "{svg}");
         assert!(svg.contains("1,000 MB/s") && !svg.contains(">utf8-floor<"));
+        assert!(!svg.contains("stage-syntax") && !svg.contains("2,000 MB/s"), "{svg}");
     }
 }

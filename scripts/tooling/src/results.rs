@@ -90,12 +90,16 @@ pub fn split(bench_id: &str) -> (&str, &str, &str) {
 
 /// Our three backends.
 pub const OURS: [&str; 3] = ["mcp-envelope-reference", "mcp-envelope-serde", "mcp-envelope-simd"];
-/// Each library's own ceiling and the floor: they classify nothing.
-pub const CEILINGS: [&str; 3] = ["serde_json-ignoredany", "simd-json-tape", "utf8-floor"];
+/// The backend [`Parser`](https://docs.rs/mcp-envelope) uses by default:
+/// the one every ratio is to.
+pub const DEFAULT: &str = "mcp-envelope-reference";
+/// Each library's own ceiling, our default backend's stages short of the
+/// rules, and the floor: they classify nothing.
+pub const CEILINGS: [&str; 5] = ["serde_json-ignoredany", "simd-json-tape", "stage-tape", "stage-syntax", "utf8-floor"];
 
 /// Contenders in table order: ours, the peers, the ceilings.
 pub fn contender_rank(name: &str) -> usize {
-    const ORDER: [&str; 12] = [
+    const ORDER: [&str; 14] = [
         "mcp-envelope-reference",
         "mcp-envelope-serde",
         "mcp-envelope-simd",
@@ -107,6 +111,8 @@ pub fn contender_rank(name: &str) -> usize {
         "rmcp-typed",
         "serde_json-ignoredany",
         "simd-json-tape",
+        "stage-tape",
+        "stage-syntax",
         "utf8-floor",
     ];
     ORDER.iter().position(|n| *n == name).unwrap_or(ORDER.len())
@@ -141,7 +147,10 @@ mod tests {
         assert!(group_rank("scaling-size", "65536") > group_rank("scaling-size", "8192"));
         assert!(group_rank("realistic-small", "") < group_rank("adversarial", "a"));
         assert!(contender_rank("mcp-envelope-reference") < contender_rank("sonic-rs-value"));
-        assert_eq!(contender_rank("something-new"), 12);
+        assert_eq!(contender_rank("something-new"), 14);
+        // The stages, from the tape down to UTF-8 alone, end the table.
+        assert!(contender_rank("stage-tape") < contender_rank("stage-syntax"));
+        assert!(contender_rank("stage-syntax") < contender_rank("utf8-floor"));
     }
 
     #[test]

@@ -112,6 +112,59 @@ pub fn bars(
     out
 }
 
+/// A stacked bar: its name, its segments' shares in percent (summing to
+/// 100), and what to write at its right.
+pub type Stack = (String, Vec<f64>, String);
+
+/// Panels of stacked horizontal bars, each bar 100 % wide and cut into the
+/// `legend`'s segments in order, each segment wide enough labelled with its
+/// share.
+pub fn stacked(title: &str, subtitle: &str, panels: &[(String, Vec<Stack>)], legend: &[&str]) -> String {
+    let (width, left, bar, heading) = (960.0, 90.0, 22.0, 24.0);
+    let span = width - left - 300.0;
+    let bars: usize = panels.iter().map(|(_, b)| b.len()).sum();
+    let height = 90.0 + panels.len() as f64 * (heading + 10.0) + bars as f64 * (bar + 4.0);
+    let mut out = open(width, height, 12, title);
+    let _ = writeln!(out, r##"<text x="10" y="40" fill="#555555">{}</text>"##, escape(subtitle));
+    let mut x = 10.0;
+    for (i, name) in legend.iter().enumerate() {
+        let _ = writeln!(out, r#"<rect x="{x}" y="52" width="12" height="12" fill="{}"/>"#, color(i));
+        let _ = writeln!(out, r#"<text x="{}" y="62">{}</text>"#, x + 16.0, escape(name));
+        x += 16.0 + 8.0 * name.chars().count() as f64 + 20.0;
+    }
+    let mut y = 76.0;
+    for (panel, stacks) in panels {
+        let _ = writeln!(out, r#"<text x="10" y="{}" font-weight="bold">{}</text>"#, y + 16.0, escape(panel));
+        y += heading;
+        for (name, shares, right) in stacks {
+            let text_y = y + bar - 7.0;
+            let _ = writeln!(out, r#"<text x="{}" y="{text_y}" text-anchor="end">{}</text>"#, left - 6.0, escape(name));
+            let mut at = left;
+            for (i, share) in shares.iter().enumerate() {
+                let w = span * share.max(0.0) / 100.0;
+                if w <= 0.0 {
+                    continue;
+                }
+                let _ =
+                    writeln!(out, r#"<rect x="{at:.1}" y="{y}" width="{w:.1}" height="{bar}" fill="{}"/>"#, color(i));
+                if w >= 34.0 {
+                    let _ = writeln!(
+                        out,
+                        r#"<text x="{:.1}" y="{text_y}" text-anchor="middle" fill="white">{share:.0} %</text>"#,
+                        at + w / 2.0
+                    );
+                }
+                at += w;
+            }
+            let _ = writeln!(out, r#"<text x="{:.1}" y="{text_y}">{}</text>"#, left + span + 8.0, escape(right));
+            y += bar + 4.0;
+        }
+        y += 10.0;
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
 /// The vertical axis of [`lines`]: its top (by default a tenth above the
 /// largest value) and how a tick's value reads.
 pub struct Axis {
@@ -215,6 +268,19 @@ mod tests {
             assert_eq!(svg.matches(&label).count(), 2, "{name}: {svg}");
             assert_eq!(svg.matches(&format!(r#"fill="{color}""#)).count(), 2, "{name}'s two bars");
         }
+    }
+
+    #[test]
+    fn stacked_bars_cut_each_bar_by_share_and_label_the_wide_segments() {
+        let panels = vec![("P".to_owned(), vec![("small".to_owned(), vec![10.0, 2.0, 88.0], "whole".to_owned())])];
+        let svg = stacked("T", "S", &panels, &["a", "b", "c"]);
+        // The bar spans 570 units: 57, 11.4 and 501.6 wide, in legend order.
+        assert!(svg.contains(r##"x="90.0" y="100" width="57.0" height="22" fill="#1b6ca8"##), "{svg}");
+        assert!(svg.contains(r##"x="147.0" y="100" width="11.4" height="22" fill="#5aa9e6"##), "{svg}");
+        assert!(svg.contains(r##"x="158.4" y="100" width="501.6" height="22" fill="#e07a5f"##), "{svg}");
+        // Shares wide enough are written in; 2 % is too narrow to hold one.
+        assert!(svg.contains(">10 %</text>") && svg.contains(">88 %</text>") && !svg.contains(">2 %</text>"), "{svg}");
+        assert!(svg.contains(">whole</text>") && svg.contains(">small</text>"), "{svg}");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use crate::format::{grouped, human_time, rate};
-use crate::results::{CEILINGS, OURS, Results, Timing, contender_rank, group_rank, split};
+use crate::results::{CEILINGS, DEFAULT, OURS, Results, Timing, contender_rank, group_rank, split};
 
 /// "reads differently": how many of a peer's verdicts differ from ours.
 fn difference(results: &Results, group: &str, input: &str, contender: &str) -> String {
@@ -35,9 +35,9 @@ pub fn render(results: &Results) -> String {
     };
     let mut lines = vec![
         format!("Machine: {}, {cores} cores; {}; commit {commit}.", m.cpu, m.date),
-        format!("{medians}; ratios are to mcp-envelope-serde in the same group and run."),
+        format!("{medians}; ratios are to {DEFAULT} (the default backend) in the same group and run."),
         String::new(),
-        "| group | contender | median | throughput | vs ours (serde) | reads differently |".to_owned(),
+        "| group | contender | median | throughput | vs the default backend | reads differently |".to_owned(),
         "|---|---|---|---|---|---|".to_owned(),
     ];
     let mut groups: BTreeMap<(usize, u64, String, String), BTreeMap<&str, &Timing>> = BTreeMap::new();
@@ -48,7 +48,7 @@ pub fn render(results: &Results) -> String {
     }
     for ((_, _, input, group), row) in &groups {
         let key = format!("{group} {input}").trim().to_owned();
-        let base = row.get("mcp-envelope-serde");
+        let base = row.get(DEFAULT);
         let mut contenders: Vec<_> = row.iter().collect();
         contenders.sort_by_key(|(name, _)| (contender_rank(name), name.to_owned()));
         for (contender, timing) in contenders {
@@ -92,16 +92,22 @@ mod tests {
     }
 
     #[test]
-    fn rows_show_throughput_ratios_to_ours_and_peer_differences() {
+    fn rows_show_throughput_ratios_to_the_default_backend_and_peer_differences() {
         let mut r = Results::default();
-        r.time.insert("realistic-small/mcp-envelope-serde".into(), timing(1000.0, 1e3));
+        r.time.insert("realistic-small/mcp-envelope-reference".into(), timing(1000.0, 1e3));
+        r.time.insert("realistic-small/mcp-envelope-serde".into(), timing(2000.0, 1e3));
         r.time.insert("realistic-small/sonic-rs-value".into(), timing(500.0, 1e3));
         r.verdicts.entry("realistic-small".into()).or_default().insert("sonic-rs-value".into(), (3, 40));
         let table = render(&r);
+        assert!(table.contains("ratios are to mcp-envelope-reference (the default backend)"), "{table}");
         assert!(
             table.contains(
-                "| realistic-small | mcp-envelope-serde | 1 µs | 1,000 MB/s, 1,000,000 msg/s | 1.00x time |  |"
+                "| realistic-small | mcp-envelope-reference | 1 µs | 1,000 MB/s, 1,000,000 msg/s | 1.00x time |  |"
             ),
+            "{table}"
+        );
+        assert!(
+            table.contains("| realistic-small | mcp-envelope-serde | 2 µs | 500 MB/s, 500,000 msg/s | 2.00x time |  |"),
             "{table}"
         );
         assert!(
