@@ -298,6 +298,38 @@ impl Tape {
     }
 }
 
+/// The members of the expanded object at `index`, each as its name's index
+/// and node (its value is the node after): one read a member.
+pub(crate) fn members(tape: &Tape, index: usize) -> Members<'_> {
+    let (at, end) = match tape.nodes.get(index) {
+        Some(node) if node.expanded => (index + 1, node.next as usize),
+        _ => (0, 0),
+    };
+    Members { nodes: tape.nodes.get(..end).unwrap_or_default(), at }
+}
+
+/// Iterator over the members of an object: see [`members`].
+#[derive(Debug)]
+pub(crate) struct Members<'t> {
+    nodes: &'t [Packed],
+    at: usize,
+}
+
+impl Iterator for Members<'_> {
+    type Item = (usize, Node);
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, Node)> {
+        let index = self.at;
+        let name = self.nodes.get(index)?;
+        // A malformed tape (a bug, not input) ends the walk rather than
+        // looping: the next member is always further on.
+        let value = self.nodes.get(index + 1)?;
+        self.at = (value.next as usize).max(index + 2);
+        Some((index, name.unpack()))
+    }
+}
+
 /// Iterator over the direct children of a node.
 #[derive(Debug)]
 pub(crate) struct Children<'t> {
@@ -317,5 +349,71 @@ impl Iterator for Children<'_> {
         // A malformed tape (a bug, not input) ends the walk rather than looping.
         self.at = self.tape.nodes.get(index).map_or(self.end, |n| (n.next as usize).max(index + 1));
         Some(index)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An object (node 0) of two members, `"a":1` and `"b":[2]`, the
+    /// array expanded: its item comes between the second member's value and
+    /// the object's end.
+    fn object_of_two_members() -> Tape {
+        let mut tape = Tape::default();
+        let object = tape.open(NodeKind::Object, 0, true);
+        tape.leaf(NodeKind::String, 1, 4);
+        tape.leaf(NodeKind::Number, 5, 6);
+        tape.leaf(NodeKind::String, 7, 10);
+        let array = tape.open(NodeKind::Array, 11, true);
+        tape.leaf(NodeKind::Number, 12, 13);
+        tape.close(array, 14);
+        tape.close(object, 15);
+        tape
+    }
+
+    fn names(tape: &Tape, object: usize) -> alloc::vec::Vec<usize> {
+        members(tape, object).map(|(name, _)| name).take(10).collect()
+    }
+
+    #[test]
+    fn members_are_each_name_with_its_value_after_it_and_skip_what_the_value_holds() {
+        let tape = object_of_two_members();
+        assert_eq!(names(&tape, 0), [1, 3]);
+        let b = members(&tape, 0).nth(1).map(|(_, node)| (node.kind, node.start, node.end));
+        assert_eq!(b, Some((NodeKind::String, 7, 10)));
+        // Not an object expanded on the tape, or not on it at all: none.
+        assert_eq!(names(&tape, 2), [] as [usize; 0]);
+        assert_eq!(names(&tape, 99), [] as [usize; 0]);
+    }
+
+    #[test]
+    fn a_malformed_tape_ends_the_members_rather_than_looping_or_going_back() {
+        // A value whose next points back (a bug, not input): the next member
+        // is taken to start right after it.
+        let mut tape = object_of_two_members();
+        if let Some(value) = tape.nodes.get_mut(2) {
+            value.next = 0;
+        }
+        assert_eq!(names(&tape, 0), [1, 3]);
+        // A value past the object's end: the object ends there.
+        let mut tape = object_of_two_members();
+        if let Some(value) = tape.nodes.get_mut(2) {
+            value.next = 99;
+        }
+        assert_eq!(names(&tape, 0), [1]);
+    }
+
+    #[test]
+    fn a_malformed_tape_ends_the_children_rather_than_looping_or_going_back() {
+        let children = |tape: &Tape| tape.children(0).take(10).collect::<alloc::vec::Vec<_>>();
+        let mut tape = object_of_two_members();
+        assert_eq!(children(&tape), [1, 2, 3, 4]);
+        // A child whose next points back (a bug, not input): the walk goes
+        // on from the node after it.
+        if let Some(value) = tape.nodes.get_mut(2) {
+            value.next = 0;
+        }
+        assert_eq!(children(&tape), [1, 2, 3, 4]);
     }
 }

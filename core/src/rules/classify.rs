@@ -9,6 +9,7 @@
 
 use alloc::borrow::Cow;
 use alloc::vec::Vec;
+use core::num::NonZeroU32;
 
 use crate::envelope::Error;
 use crate::envelope::{
@@ -19,7 +20,7 @@ use crate::json::number;
 use crate::json::string::{self, JsonStr};
 use crate::revision::Revision;
 use crate::rules::repeats::{self, NameTable, Pairwise};
-use crate::tape::{Node, NodeKind, Tape};
+use crate::tape::{self, Node, NodeKind, Tape};
 
 /// The members that decide an envelope, in the order of [`Members`].
 const ENVELOPE_MEMBERS: [&str; 6] = ["jsonrpc", "id", "method", "params", "result", "error"];
@@ -52,27 +53,29 @@ fn error_slot(name: &[u8]) -> Option<usize> {
     }
 }
 
-/// A member, by the index of its name node: its value is the node after
-/// (a name is always a leaf). Four bytes, so that the table of envelope
-/// members [`Classifier::scan_members`] fills stays small.
+/// A member, by the index of its value node: its name is the node before
+/// (a name is always a leaf). Held as a non-zero number (a value is never
+/// the tape's first node), so that an absent member costs no more room:
+/// the table of envelope members [`Classifier::scan_members`] fills and
+/// returns is 24 bytes.
 #[derive(Clone, Copy, Debug)]
-struct Member(u32);
+struct Member(NonZeroU32);
 
 impl Member {
     /// Tape indices fit in 32 bits, as offsets do (see `tape::narrow`).
     #[inline]
     fn at(name: usize) -> Member {
-        Member(name as u32)
+        Member(NonZeroU32::MIN.saturating_add(name as u32))
     }
 
     #[inline]
     fn name(self) -> usize {
-        self.0 as usize
+        self.0.get() as usize - 1
     }
 
     #[inline]
     fn value(self) -> usize {
-        self.0 as usize + 1
+        self.0.get() as usize
     }
 }
 
@@ -148,13 +151,6 @@ impl<'a, 't> Classifier<'a, 't> {
         self.text.get(node.start..node.end).unwrap_or_default()
     }
 
-    /// The text between the quotes of the string node at `index`, escapes
-    /// and all.
-    #[inline]
-    fn inner(&self, index: usize) -> &'a str {
-        self.text.get(self.node(index).inside_quotes()).unwrap_or_default()
-    }
-
     #[inline]
     fn inner_bytes(&self, index: usize) -> &'a [u8] {
         self.text.as_bytes().get(self.node(index).inside_quotes()).unwrap_or_default()
@@ -182,12 +178,7 @@ impl<'a, 't> Classifier<'a, 't> {
     /// The members of the expanded object at `object`, each by its name (its
     /// value is the node after).
     fn members(&self, object: usize) -> impl Iterator<Item = Member> + use<'_, 'a, 't> {
-        let mut children = self.tape.children(object);
-        core::iter::from_fn(move || {
-            let name = children.next()?;
-            children.next()?; // the value
-            Some(Member::at(name))
-        })
+        tape::members(self.tape, object).map(|(name, _)| Member::at(name))
     }
 
     fn message(&mut self, object: usize) -> Result<Message<'a>, Error<'a>> {
@@ -395,15 +386,16 @@ impl<'a, 't> Classifier<'a, 't> {
             table.start(count);
             table
         });
-        for member in self.members(object) {
+        for (index, node) in tape::members(self.tape, object) {
+            let member = Member::at(index);
             // A wanted name, spelled plainly, is recognised by its bytes; only
             // names that match none and hold a backslash are decoded. The
             // name as text is made only for what reads it: escaped names,
             // other names, the hash table.
-            let bytes = self.inner_bytes(member.name());
+            let bytes = self.text.as_bytes().get(node.inside_quotes()).unwrap_or_default();
             let known = slot_of(bytes);
             let escaped = known.is_none() && string::has_backslash(bytes);
-            let name = || JsonStr::from_inner(self.inner(member.name()), escaped);
+            let name = || JsonStr::from_inner(self.text.get(node.inside_quotes()).unwrap_or_default(), escaped);
             let slot = match known {
                 Some(slot) => Some(slot),
                 None if escaped => {
