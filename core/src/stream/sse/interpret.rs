@@ -123,6 +123,27 @@ pub(crate) struct Interpreter {
     lend: bool,
 }
 
+/// Where the line in `bytes` ends: its first CR or LF. The values of
+/// `event` and `id` lines are a few bytes long, where memchr costs more to
+/// set up than it saves (about 85 instructions a call): their first eight
+/// bytes are looked at as one word, the rest (a data line) with memchr.
+#[inline]
+fn line_end(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let Some(&word) = bytes.first_chunk::<8>() else {
+        return bytes.iter().position(|&b| b == b'\r' || b == b'\n');
+    };
+    let word = u64::from_le_bytes(word);
+    let (cr, lf) = (word ^ (ONES * u64::from(b'\r')), word ^ (ONES * u64::from(b'\n')));
+    // The usual zero-byte test, exact for the lowest byte it marks.
+    let found = ((cr.wrapping_sub(ONES) & !cr) | (lf.wrapping_sub(ONES) & !lf)) & HIGHS;
+    if found != 0 {
+        return Some((found.trailing_zeros() / 8) as usize);
+    }
+    memchr::memchr2(b'\r', b'\n', bytes.get(8..).unwrap_or_default()).map(|at| at + 8)
+}
+
 impl Interpreter {
     pub(crate) fn new(max_size: usize) -> Interpreter {
         Interpreter {
@@ -257,6 +278,12 @@ impl Interpreter {
                                     self.materialize(bytes);
                                 }
                                 self.at = self.begin_value(field);
+                                // Its one leading space, here in the chunk:
+                                // removed now rather than on the next turn.
+                                if bytes.get(i) == Some(&b' ') {
+                                    i += 1;
+                                    self.at = At::Value { field, first: false };
+                                }
                                 continue;
                             }
                             self.name_len = 0;
@@ -298,7 +325,7 @@ impl Interpreter {
                             continue;
                         }
                     }
-                    let end = memchr::memchr2(b'\r', b'\n', rest);
+                    let end = line_end(rest);
                     let ending = end.and_then(|at| rest.get(at).copied());
                     if let Some(at) = end {
                         rest = rest.get(..at).unwrap_or_default();
@@ -538,5 +565,33 @@ impl Interpreter {
     /// Bytes held: the data, the event type and id, a value being read.
     pub(crate) fn held(&self) -> usize {
         self.data.len() + self.event_type.len() + self.id.len() + self.value.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_ends_at_its_first_cr_or_lf_within_the_first_word_or_past_it() {
+        let naive = |bytes: &[u8]| bytes.iter().position(|&b| b == b'\r' || b == b'\n');
+        // Bytes next to CR and LF in value, and UTF-8, around the ending.
+        let filler = "\x0b\x0c\x0e\x09aé€ ".as_bytes();
+        for len in 0..40 {
+            let base: Vec<u8> = filler.iter().cycle().take(len).copied().collect();
+            assert_eq!(line_end(&base), None, "len {len}");
+            for at in 0..len {
+                for ending in [b'\r', b'\n'] {
+                    let mut bytes = base.clone();
+                    bytes[at] = ending;
+                    // A later ending of the other kind changes nothing.
+                    if at + 3 < len {
+                        bytes[at + 3] = b'\r' ^ b'\n' ^ ending;
+                    }
+                    assert_eq!(line_end(&bytes), naive(&bytes), "len {len}, {ending:#x} at {at}");
+                    assert_eq!(line_end(&bytes), Some(at));
+                }
+            }
+        }
     }
 }
