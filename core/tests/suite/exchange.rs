@@ -538,3 +538,53 @@ fn every_rule_is_restated_in_rules_md_with_tests_that_exist() {
         assert!(sources.contains(&format!("fn {name}()")), "RULES.md names a test that does not exist: {name}");
     }
 }
+
+#[test]
+fn a_protocol_version_header_naming_what_is_no_mcp_revision_is_invalid() {
+    // `jsonrpc` is a revision this crate knows, but no MCP revision: not a
+    // revision other than the negotiated one (a SHOULD), but no valid value.
+    let not_mcp = [ACCEPT, JSON, ("MCP-Protocol-Version", "jsonrpc")];
+    assert_eq!(names(&post(Revision::V2025_11_25, &not_mcp, PING)), ["protocol-version-invalid"]);
+}
+
+#[test]
+fn a_body_that_is_not_a_message_must_not_be_accepted_with_202() {
+    let ok = [ACCEPT, JSON, V1125];
+    let mut e = post(Revision::V2025_11_25, &ok, r#"{"jsonrpc":"2.0","id":1,"method":"#);
+    answer(&mut e, 202, &[], &[]);
+    assert_eq!(names(&e), ["invalid-body-accepted"]);
+    // Found on the status, where the fault lies, not at the end of a body
+    // that never came.
+    assert_eq!(e.findings().first().map(|f| f.place), Some(Place::Status));
+}
+
+#[test]
+fn an_error_without_an_id_answers_a_single_request_but_not_one_of_a_batch() {
+    let no_id = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"unreadable"}}"#;
+    let mut single = post(Revision::V2025_03_26, &[ACCEPT, JSON], PING);
+    answer(&mut single, 200, &[JSON], &[no_id]);
+    assert!(names(&single).contains(&"error-id-mismatch"), "{:?}", names(&single));
+    // A batch of one: the error may answer what could not be read of it.
+    let mut batch = post(Revision::V2025_03_26, &[ACCEPT, JSON], &format!("[{PING}]"));
+    answer(&mut batch, 200, &[JSON], &[no_id]);
+    assert!(!names(&batch).contains(&"error-id-mismatch"), "{:?}", names(&batch));
+}
+
+#[test]
+fn an_exchange_tells_its_revision_status_unanswered_requests_and_era() {
+    let two = format!(r#"[{PING},{{"jsonrpc":"2.0","id":2,"method":"ping"}}]"#);
+    let mut e = post(Revision::V2025_03_26, &[ACCEPT, JSON], &two);
+    assert_eq!((e.revision(), e.status()), (Revision::V2025_03_26, 0));
+    assert_eq!(e.unanswered().cloned().collect::<Vec<_>>(), [mcp_envelope::Id::Int(1), mcp_envelope::Id::Int(2)]);
+    e.response(200, &headers(&[JSON]));
+    assert_eq!(e.status(), 200);
+    e.message(Place::Response { line: 1, offset: 0 }, &Parser::new(Revision::V2025_03_26).parse(PONG.as_bytes()));
+    assert_eq!(e.unanswered().cloned().collect::<Vec<_>>(), [mcp_envelope::Id::Int(2)]);
+    assert!(!e.modern(), "an answer of an earlier revision");
+    // A 2026-07-28 answer: its result says its type.
+    let modern = [ACCEPT, JSON, ("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", "ping")];
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+    let mut e = post(Revision::V2026_07_28, &modern, body);
+    answer(&mut e, 200, &[JSON], &[MODERN_PONG]);
+    assert!(e.modern(), "{:?}", names(&e));
+}

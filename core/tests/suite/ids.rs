@@ -109,3 +109,17 @@ fn a_request_is_in_flight_only_between_its_sending_and_its_answer() {
     ids.received(&Id::Int(1)).unwrap();
     assert!(!ids.is_in_flight(&Id::Int(1)) && ids.is_empty());
 }
+
+#[test]
+fn only_a_request_still_in_flight_can_be_withdrawn_and_its_id_used_again() {
+    let mut ids = InFlight::new(Revision::V2025_11_25);
+    // Refused by HTTP before any answer: as if never sent.
+    assert_eq!(ids.sent(&Id::Int(1)), Ok(()));
+    ids.withdraw(&Id::Int(1));
+    assert!(!ids.is_in_flight(&Id::Int(1)));
+    assert_eq!(ids.sent(&Id::Int(1)), Ok(()), "a withdrawn id may be sent again");
+    // Answered, then "withdrawn": it was sent and answered, so it stays used.
+    assert_eq!(ids.received(&Id::Int(1)), Ok(()));
+    ids.withdraw(&Id::Int(1));
+    assert_eq!(ids.sent(&Id::Int(1)), Err(IdFault::Reused(Id::Int(1))));
+}
