@@ -16,9 +16,40 @@ fn hex_digit(byte: u8) -> Option<u32> {
     char::from(byte).to_digit(16)
 }
 
+/// Each byte's value as a hex digit, or [`NOT_HEX`].
+const HEX: [u8; 256] = {
+    let mut table = [NOT_HEX; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = match byte as u8 {
+            digit @ b'0'..=b'9' => digit - b'0',
+            letter @ b'a'..=b'f' => letter - b'a' + 10,
+            letter @ b'A'..=b'F' => letter - b'A' + 10,
+            _ => NOT_HEX,
+        };
+        byte += 1;
+    }
+    table
+};
+
+/// What [`HEX`] holds for a byte that is no hex digit: any of its high four
+/// bits set marks it, whatever digits it is or-ed with.
+const NOT_HEX: u8 = 0xFF;
+
 /// The four hex digits at `at..at + 4`, or the fault: `unexpected-end` if the
 /// input stops first, `invalid-escape` (at `escape`) if one is not hex.
+/// Four at a time from a table (the common case: all four there), else
+/// one by one.
+#[inline]
 fn hex4(bytes: &[u8], at: usize, escape: usize) -> Result<u32, Fault> {
+    if let Some(&[a, b, c, d]) = bytes.get(at..).and_then(<[u8]>::first_chunk::<4>) {
+        let hex = |byte: u8| u32::from(HEX.get(usize::from(byte)).copied().unwrap_or(NOT_HEX));
+        let (a, b, c, d) = (hex(a), hex(b), hex(c), hex(d));
+        if (a | b | c | d) & 0xF0 != 0 {
+            return Err(Fault::new(Reason::InvalidEscape, escape));
+        }
+        return Ok(a << 12 | b << 8 | c << 4 | d);
+    }
     let mut value = 0;
     for i in at..at + 4 {
         let Some(&byte) = bytes.get(i) else {
@@ -55,7 +86,30 @@ pub(crate) fn read_escape(bytes: &[u8], at: usize) -> Result<(char, usize), Faul
     Ok((simple, 2))
 }
 
+/// How many bytes the escape sequence whose backslash is at `at` takes,
+/// checked as [`read_escape`] checks it. The one-letter escapes, most of
+/// any escaped text, are told here without making the character they stand
+/// for; `\u` and faults go to [`read_escape`].
+#[inline(always)]
+fn escape_len(bytes: &[u8], at: usize) -> Result<usize, Fault> {
+    match bytes.get(at + 1) {
+        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(2),
+        Some(b'u') => unicode_escape(bytes, at).map(|(_, len)| len),
+        _ => read_escape(bytes, at).map(|(_, len)| len),
+    }
+}
+
 fn read_unicode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), Fault> {
+    // What `unicode_escape` checked is a Unicode scalar value: the
+    // replacement character is never made.
+    unicode_escape(bytes, at).map(|(scalar, len)| (char::from_u32(scalar).unwrap_or(char::REPLACEMENT_CHARACTER), len))
+}
+
+/// The `\u` escape whose backslash is at `at`, checked: the scalar value
+/// it stands for (a surrogate pair's, whole) and how many bytes it takes
+/// (6, or 12 for a pair).
+#[inline(always)]
+fn unicode_escape(bytes: &[u8], at: usize) -> Result<(u32, usize), Fault> {
     let unit = hex4(bytes, at + 2, at)?;
     match unit {
         0xD800..=0xDBFF => {
@@ -74,14 +128,13 @@ fn read_unicode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), Fault> 
                     if !(0xDC00..=0xDFFF).contains(&low) {
                         return Err(lone);
                     }
-                    let scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
-                    char::from_u32(scalar).map(|c| (c, 12)).ok_or(lone)
+                    Ok((0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), 12))
                 }
                 _ => Err(lone),
             }
         }
         0xDC00..=0xDFFF => Err(Fault::new(Reason::LoneSurrogate, at)),
-        _ => char::from_u32(unit).map(|c| (c, 6)).ok_or(Fault::new(Reason::InvalidEscape, at)),
+        _ => Ok((unit, 6)),
     }
 }
 
@@ -187,7 +240,7 @@ fn scan_from_stop(bytes: &[u8], mut i: usize) -> Result<usize, Fault> {
     loop {
         match bytes.get(i) {
             Some(b'"') => return Ok(i + 1),
-            Some(b'\\') => i += read_escape(bytes, i)?.1,
+            Some(b'\\') => i += escape_len(bytes, i)?,
             Some(_) => return Err(Fault::new(Reason::ControlCharacter, i)),
             None => return Err(Fault::new(Reason::UnexpectedEnd, bytes.len())),
         }
