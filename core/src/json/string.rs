@@ -17,6 +17,7 @@ fn hex_digit(byte: u8) -> Option<u32> {
 }
 
 /// Each byte's value as a hex digit, or [`NOT_HEX`].
+#[allow(clippy::indexing_slicing, reason = "evaluated at compile time: an index out of range fails the build")]
 const HEX: [u8; 256] = {
     let mut table = [NOT_HEX; 256];
     let mut byte = 0;
