@@ -43,6 +43,7 @@ mod tests {
         // which this stage leaves out, refuse it.
         for not_an_envelope in [&b"{\"a\":1}"[..], b"[1,2]", b"\"text\"", b"{\"id\":1,\"id\":2}"] {
             assert_eq!(tape_stage(&mut parser, not_an_envelope), Ok(()));
+            assert!(!parser.declined(), "the reference backend declines only what is invalid");
             assert!(parser.parse(not_an_envelope).is_err());
         }
         // The checks before any tokeniser, and the scan's own faults, as
@@ -55,6 +56,11 @@ mod tests {
         ] {
             let fault = tape_stage(&mut parser, bad).err();
             assert_eq!(fault.map(|f| f.reason), Some(reason), "{bad:?}");
+            // The scan's own fault: the message was declined, as `parse`
+            // says (a refusal before any tokeniser leaves that as it was).
+            if reason == Reason::ExpectedValue {
+                assert!(parser.declined(), "{bad:?}");
+            }
             assert_eq!(fault, parser.parse(bad).err().map(|e| e.fault()), "{bad:?}");
         }
     }

@@ -138,7 +138,10 @@ impl<B: Backend> Parser<B> {
         let text = precheck(input, &self.limits)?;
         self.tape.clear();
         self.tape.limit_items(self.limits.max_batch_len);
-        self.backend.tokenise_judged(text, &self.limits, &mut self.tape, &mut self.reference).map(|_| ())
+        let judged = self.backend.tokenise_judged(text, &self.limits, &mut self.tape, &mut self.reference);
+        // As `parse` keeps it: an invalid message is declined by definition.
+        self.declined = judged.as_ref().map_or(true, |&declined| declined);
+        judged.map(|_| ())
     }
 }
 

@@ -49,7 +49,7 @@ fn hex4(bytes: &[u8], at: usize, escape: usize) -> Result<u32, Fault> {
         if (a | b | c | d) & 0xF0 != 0 {
             return Err(Fault::new(Reason::InvalidEscape, escape));
         }
-        return Ok(a << 12 | b << 8 | c << 4 | d);
+        return Ok(((a * 16 + b) * 16 + c) * 16 + d);
     }
     let mut value = 0;
     for i in at..at + 4 {
@@ -90,7 +90,8 @@ pub(crate) fn read_escape(bytes: &[u8], at: usize) -> Result<(char, usize), Faul
 /// How many bytes the escape sequence whose backslash is at `at` takes,
 /// checked as [`read_escape`] checks it. The one-letter escapes, most of
 /// any escaped text, are told here without making the character they stand
-/// for; `\u` and faults go to [`read_escape`].
+/// for, `\u` by [`unicode_escape`] without making one either; faults go to
+/// [`read_escape`].
 #[inline(always)]
 fn escape_len(bytes: &[u8], at: usize) -> Result<usize, Fault> {
     match bytes.get(at + 1) {
@@ -575,6 +576,32 @@ mod tests {
             let start = bytes.iter().position(|&b| b == b'\\').unwrap_or(0);
             assert_eq!(read_escape(bytes, start), Err(Fault::new(Reason::LoneSurrogate, at)), "{raw}");
         }
+    }
+
+    #[test]
+    fn a_unicode_escape_with_a_digit_that_is_not_hex_is_an_invalid_escape_at_its_backslash() {
+        // Whatever the digit's place, and however many are not hex; checked
+        // four at a time when all four are there, one by one when the input
+        // ends first (a non-hex digit before the end still decides).
+        let two_at_once = [r#""\uzz00""#, r#""\u0zz0""#, r#""\u00zz""#, r#""\uz00z""#];
+        for text in
+            [r#""\u12x4""#, r#""\uG000""#, r#""\u000g""#, r#""a\u0x"#, r#""\u1x"#].into_iter().chain(two_at_once)
+        {
+            let bytes = text.as_bytes();
+            let at = memchr::memchr(b'\\', bytes).unwrap_or(0);
+            assert_eq!(scan(bytes, 0), Err(Fault::new(Reason::InvalidEscape, at)), "{text}");
+            assert_eq!(
+                read_escape(bytes, at).map(|(_, len)| len),
+                Err(Fault::new(Reason::InvalidEscape, at)),
+                "{text}"
+            );
+        }
+        // A low half that is not hex leaves the high one lone.
+        let text = r#""\uD83D\uDE0x""#.as_bytes();
+        assert_eq!(scan(text, 0), Err(Fault::new(Reason::LoneSurrogate, 1)));
+        // Every hex digit, either case, reads as its value.
+        assert_eq!(read_escape(br#"\uaBcD"#, 0), Ok(('\u{abcd}', 6)));
+        assert_eq!(read_escape(br#"\u09Af"#, 0), Ok(('\u{9af}', 6)));
     }
 
     #[test]

@@ -32,12 +32,15 @@ struct Row {
 }
 
 impl Row {
-    /// Each stage's share of the whole, in percent. A stage measured
-    /// cheaper than the one before it (noise, on a busy machine) counts 0.
+    /// Each stage's share of the whole, in percent, summing to 100. Noise
+    /// on a busy machine can measure a stage cheaper than the one before
+    /// it (it counts 0) or part of the pipeline dearer than all of it (it
+    /// counts as all of it), so no bar runs past the whole.
     fn shares(&self) -> [f64; 4] {
         let total = self.cumulative[3];
         let mut before = 0.0;
         self.cumulative.map(|upto| {
+            let upto = upto.min(total);
             let share = if total > 0.0 { (upto - before).max(0.0) / total * 100.0 } else { 0.0 };
             before = f64::max(before, upto);
             share
@@ -175,6 +178,12 @@ mod tests {
         // the stage after it is measured from the larger figure.
         let noisy = Row { class: "small", cumulative: [100.0, 600.0, 550.0, 1000.0], bytes: None };
         assert_eq!(noisy.shares(), [10.0, 50.0, 0.0, 40.0]);
+        // Part of the pipeline measured dearer than all of it: it is all of
+        // it, and the shares still make the whole.
+        let past = Row { class: "large", cumulative: [100.0, 1200.0, 1300.0, 1000.0], bytes: None };
+        assert_eq!(past.shares(), [10.0, 90.0, 0.0, 0.0]);
+        let nothing = Row { class: "large", cumulative: [0.0; 4], bytes: None };
+        assert_eq!(nothing.shares(), [0.0; 4]);
     }
 
     #[test]
