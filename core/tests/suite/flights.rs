@@ -75,6 +75,7 @@ fn a_response_on_a_get_stream_answers_a_request_in_flight() {
     let v = Revision::V2025_11_25;
     let mut flights = Flights::new(v);
     assert_eq!(posted(&mut flights, v, CALL), None);
+    assert_eq!(flights.pending().collect::<Vec<_>>(), [mcp_envelope::Id::Int(1)], "the call awaits its response");
     // The POST's stream closed early; the response comes on the resumed GET.
     assert_eq!(sent(&mut flights, v, DONE, true), None);
     assert_eq!(sent(&mut flights, v, DONE, true), Some(Rule::ResponseIdMismatch), "answered already");

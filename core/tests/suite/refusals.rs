@@ -99,6 +99,11 @@ fn unsupported_version_comes_with_400_and_the_supported_and_requested_versions()
         run(400, &error("1", -32022, r#","data":{"supported":"2025-11-25"}"#)).0,
         ["unsupported-version-refusal"]
     );
+    // Both are needed: the supported versions without the requested one
+    // (or with one that is not a string) do not do.
+    for data in [r#","data":{"supported":["2025-11-25"]}"#, r#","data":{"supported":["2025-11-25"],"requested":7}"#] {
+        assert_eq!(run(400, &error("1", -32022, data)).0, ["unsupported-version-refusal"], "{data}");
+    }
     assert_eq!(run(200, &error("1", -32022, versions)).0, ["unsupported-version-refusal"]);
 }
 
@@ -221,6 +226,10 @@ fn a_2026_07_28_server_s_refusal_is_a_json_rpc_error_not_a_web_page() {
     };
     let warning = ("refusal-not-json-rpc", Severity::Warning, Place::ResponseHeader("Content-Type"));
     assert_eq!(run(&modern_server()), [warning]);
+    // A refusal in bare text is no web page: not this warning.
+    let mut e = post_in(&modern_server(), &modern("ping", None), &super::exchange::modern_ping());
+    answer(&mut e, 404, &[("content-type", "text/plain")], &[]);
+    assert_eq!(names(&e), [] as [&str; 0]);
     // Before the server showed it speaks 2026-07-28, a page is what an
     // older server (or the wrong address) sends: not judged.
     assert_eq!(run(&Conversation::new(MODERN)), []);
