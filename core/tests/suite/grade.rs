@@ -89,3 +89,62 @@ fn ids_pass_when_each_is_answered_by_one_result() {
     let one = stdio(&[r#"{"jsonrpc":"2.0","id":1,"result":{}}"#, r#"{"jsonrpc":"2.0","id":1,"result":{}}"#]);
     assert!(!grade::results(&one, &ids, Revision::V2025_11_25).is_empty(), "\"1\" is not 1");
 }
+
+#[test]
+fn an_answer_is_described_by_its_status_text_and_first_messages_leaving_out_notifications() {
+    let note = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
+    let pong = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
+    assert_eq!(stdio(&[]).describe(), "no answer");
+    assert_eq!(stdio(&[note]).describe(), "no answer", "a notification answers nothing");
+    assert_eq!(http(202, &[]).describe(), "202");
+    assert_eq!(Answer { status: None, ..Answer::default() }.describe(), "no answer");
+    assert_eq!(http(200, &[note, pong]).describe(), format!("200 {pong}"));
+    let five: Vec<String> = (1..=5).map(|i| format!(r#"{{"jsonrpc":"2.0","id":{i},"result":{{}}}}"#)).collect();
+    let five: Vec<&str> = five.iter().map(String::as_str).collect();
+    let described = stdio(&five).describe();
+    assert!(
+        described.starts_with(five[0]) && described.contains(five[2]) && !described.contains(five[3]),
+        "{described}"
+    );
+    assert!(described.ends_with("and 2 more"), "{described}");
+    let page = Answer { status: Some(404), text: Some("<html>not here</html>".into()), ..Answer::default() };
+    assert_eq!(page.describe(), r#"404 "<html>not here</html>""#);
+    let failed = Answer { failure: Some("the server exited".into()), ..http(200, &[pong]) };
+    assert_eq!(failed.describe(), "the server exited");
+    // A success is any 2xx status, and only over HTTP.
+    assert!(http(200, &[]).success() && http(299, &[]).success());
+    assert!(!http(300, &[]).success() && !http(199, &[]).success() && !stdio(&[]).success());
+}
+
+#[test]
+fn text_is_clipped_on_a_character_boundary_and_ids_written_as_json() {
+    assert_eq!(grade::clip("short", 5), "short");
+    assert_eq!(grade::clip("longer", 4), "long…");
+    // "é" is two bytes: a cut inside it moves back before it.
+    assert_eq!(grade::clip("aébc", 2), "a…");
+    assert_eq!(grade::clip("aébc", 3), "aé…");
+    let long = "x".repeat(200);
+    let described = stdio(&[&format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"t":"{long}"}}}}"#)]).describe();
+    assert_eq!(described.chars().count(), 161, "160 bytes and the ellipsis: {described}");
+    assert_eq!(grade::id_json(&Id::Int(-7)), "-7");
+    assert_eq!(grade::id_json(&Id::from("a\"b")), r#""a\"b""#);
+}
+
+#[test]
+fn a_batch_in_an_answer_is_read_as_plain_json_rpc_whatever_the_revision() {
+    let answer = stdio(&[
+        r#" [{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0"}]"#,
+        r#"{"jsonrpc":"2.0","id":2,"result":{}}"#,
+    ]);
+    let read = answer.read(Revision::V2025_11_25);
+    // 2025-11-25 has no batches: read as JSON-RPC, its valid items kept.
+    assert!(matches!(&read[..], [grade::Read::Batch(items), grade::Read::Message(_)] if items.len() == 1), "{read:?}");
+    let broken = stdio(&["[1,"]);
+    assert!(
+        matches!(&broken.read(Revision::V2025_03_26)[..], [grade::Read::Invalid(why)] if why.starts_with("unexpected-end"))
+    );
+    let not_batch = stdio(&["{\"jsonrpc\":"]);
+    assert!(
+        matches!(&not_batch.read(Revision::V2025_11_25)[..], [grade::Read::Invalid(why)] if why == "unexpected-end at byte 11")
+    );
+}
