@@ -143,6 +143,12 @@ fn a_batch_in_an_answer_is_read_as_plain_json_rpc_whatever_the_revision() {
     assert!(
         matches!(&broken.read(Revision::V2025_03_26)[..], [grade::Read::Invalid(why)] if why.starts_with("unexpected-end"))
     );
+    // Only what opens with `[` is read again as plain JSON-RPC: a message
+    // the revision refuses stays refused, even one JSON-RPC would take.
+    let null_id = stdio(&[r#"{"jsonrpc":"2.0","id":null,"method":"m"}"#]);
+    assert!(
+        matches!(&null_id.read(Revision::V2025_11_25)[..], [grade::Read::Invalid(why)] if why.starts_with("null-id"))
+    );
     let not_batch = stdio(&["{\"jsonrpc\":"]);
     assert!(
         matches!(&not_batch.read(Revision::V2025_11_25)[..], [grade::Read::Invalid(why)] if why == "unexpected-end at byte 11")
