@@ -107,6 +107,8 @@ fn an_answer_is_described_by_its_status_text_and_first_messages_leaving_out_noti
         "{described}"
     );
     assert!(described.ends_with("and 2 more"), "{described}");
+    let three = stdio(&five[..3]).describe();
+    assert!(three.ends_with(five[2]) && !three.contains("more"), "three are all shown: {three}");
     let page = Answer { status: Some(404), text: Some("<html>not here</html>".into()), ..Answer::default() };
     assert_eq!(page.describe(), r#"404 "<html>not here</html>""#);
     let failed = Answer { failure: Some("the server exited".into()), ..http(200, &[pong]) };
