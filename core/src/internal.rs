@@ -18,7 +18,7 @@ use crate::revision::Revision;
 /// # Errors
 /// The fault of a message that is not one JSON value within the limits.
 pub fn tape_stage<B: Backend>(parser: &mut Parser<B>, input: &[u8]) -> Result<(), Fault> {
-    parser.tape_stage(input)
+    parser.tape_stage(input).map(|_| ())
 }
 
 #[cfg(feature = "simd-json")]
