@@ -23,12 +23,13 @@ const STAGES: [(&str, &str, &str); 4] = [
 const CLASSES: [&str; 3] = ["small", "medium", "large"];
 
 /// One class: what the pipeline up to each stage cost (nanoseconds or
-/// instructions), and the class's bytes (for throughput, timings only).
+/// instructions), and by time the throughput of the whole verdict and of
+/// UTF-8 alone (MB/s).
 #[derive(Debug, PartialEq)]
 struct Row {
     class: &'static str,
     cumulative: [f64; 4],
-    bytes: Option<f64>,
+    rates: Option<(f64, f64)>,
 }
 
 impl Row {
@@ -58,7 +59,8 @@ fn by_time(results: &Results) -> Vec<Row> {
             for (slot, (contender, _, _)) in cumulative.iter_mut().zip(STAGES) {
                 *slot = timing(contender)?.ns;
             }
-            Some(Row { class, cumulative, bytes: timing(DEFAULT).and_then(|t| t.bytes) })
+            let mb = |contender: &str| timing(contender).and_then(|t| t.rate().0);
+            Some(Row { class, cumulative, rates: mb(DEFAULT).zip(mb("utf8-floor")) })
         })
         .collect()
 }
@@ -72,14 +74,9 @@ fn by_instructions(results: &Results) -> Vec<Row> {
             for (slot, (_, function, _)) in cumulative.iter_mut().zip(STAGES) {
                 *slot = *results.instructions.get(&format!("instructions/{function}/realistic_{class}"))? as f64;
             }
-            Some(Row { class, cumulative, bytes: None })
+            Some(Row { class, cumulative, rates: None })
         })
         .collect()
-}
-
-/// MB/s for `bytes` in `ns`.
-fn throughput(bytes: f64, ns: f64) -> f64 {
-    if ns > 0.0 { bytes / ns * 1e3 } else { 0.0 }
 }
 
 /// The bars of one panel: a bar per class, its stages' shares, and what it
@@ -95,12 +92,8 @@ pub fn chart(results: &Results) -> String {
     let instructions = by_instructions(results);
     let mut panels = Vec::new();
     if !time.is_empty() {
-        let label = |row: &Row| match row.bytes {
-            Some(bytes) => format!(
-                "{} MB/s; UTF-8 alone {} MB/s",
-                grouped(throughput(bytes, row.cumulative[3])),
-                grouped(throughput(bytes, row.cumulative[0]))
-            ),
+        let label = |row: &Row| match row.rates {
+            Some((whole, floor)) => format!("{} MB/s; UTF-8 alone {} MB/s", grouped(whole), grouped(floor)),
             None => String::new(),
         };
         panels.push(("By time (this run)".to_owned(), bars(&time, label)));
@@ -133,8 +126,8 @@ pub fn table(results: &Results) -> String {
     for (by, rows) in [("time", by_time(results)), ("instructions", by_instructions(results))] {
         for row in rows {
             let s = row.shares();
-            let whole = match (by, row.bytes) {
-                ("time", Some(bytes)) => format!("{} MB/s", grouped(throughput(bytes, row.cumulative[3]))),
+            let whole = match (by, row.rates) {
+                ("time", Some((whole, _))) => format!("{} MB/s", grouped(whole)),
                 _ => grouped(row.cumulative[3]),
             };
             lines.push(format!(
@@ -176,13 +169,13 @@ mod tests {
         assert_eq!(rows[0].shares(), [10.0, 50.0, 10.0, 30.0]);
         // Measured cheaper than the stage before it: noise, counted 0, and
         // the stage after it is measured from the larger figure.
-        let noisy = Row { class: "small", cumulative: [100.0, 600.0, 550.0, 1000.0], bytes: None };
+        let noisy = Row { class: "small", cumulative: [100.0, 600.0, 550.0, 1000.0], rates: None };
         assert_eq!(noisy.shares(), [10.0, 50.0, 0.0, 40.0]);
         // Part of the pipeline measured dearer than all of it: it is all of
         // it, and the shares still make the whole.
-        let past = Row { class: "large", cumulative: [100.0, 1200.0, 1300.0, 1000.0], bytes: None };
+        let past = Row { class: "large", cumulative: [100.0, 1200.0, 1300.0, 1000.0], rates: None };
         assert_eq!(past.shares(), [10.0, 90.0, 0.0, 0.0]);
-        let nothing = Row { class: "large", cumulative: [0.0; 4], bytes: None };
+        let nothing = Row { class: "large", cumulative: [0.0; 4], rates: None };
         assert_eq!(nothing.shares(), [0.0; 4]);
     }
 
