@@ -366,7 +366,7 @@ impl Interpreter {
                 }
                 At::Skip => {
                     let rest = bytes.get(i..).unwrap_or_default();
-                    let Some(at) = memchr::memchr2(b'\r', b'\n', rest) else { return self.used_up(bytes) };
+                    let Some(at) = line_end(rest) else { return self.used_up(bytes) };
                     i += at + 1;
                     self.line_end(rest.get(at).copied().unwrap_or(b'\n'));
                 }
