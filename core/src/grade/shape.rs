@@ -129,3 +129,75 @@ fn value_end(bytes: &[u8], at: usize) -> usize {
     }
     bytes.len()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::format;
+
+    #[test]
+    fn the_lenient_reading_gives_each_top_level_name_as_written_and_its_value_trimmed() {
+        let text = "{ \"a\" :\t1 ,\n\"b\\\"c\": \"x,}\\\"y\" ,\"nested\":{\"k\":[1,{\"m\":2}],\"n\":3},\"list\":[4,[5],6] }";
+        assert_eq!(
+            lenient_members(text),
+            [("a", "1"), ("b\\\"c", "\"x,}\\\"y\""), ("nested", "{\"k\":[1,{\"m\":2}],\"n\":3}"), ("list", "[4,[5],6]")]
+        );
+    }
+
+    #[test]
+    fn the_lenient_reading_stops_where_the_text_stops_looking_like_an_object() {
+        // No name where one is due, no colon after a name, no comma after a
+        // value: what was read so far is kept.
+        assert_eq!(lenient_members(r#"{"a":1, 2:3}"#), [("a", "1")]);
+        assert_eq!(lenient_members(r#"{"a":1,"b" 2}"#), [("a", "1")]);
+        assert_eq!(lenient_members(r#"{"a":1 "b":2} "c":3"#), [("a", r#"1 "b":2"#)]);
+        assert_eq!(lenient_members("{}"), []);
+        // A text cut short: an open string or value runs to the end.
+        assert_eq!(lenient_members(r#"{"a":{"b":[1,2"#), [("a", r#"{"b":[1,2"#)]);
+        assert_eq!(lenient_members(r#"{"a":"open"#), [("a", r#""open"#)]);
+        assert_eq!(lenient_members(r#"{"unclosed"#), []);
+    }
+
+    #[test]
+    fn a_string_ends_past_its_first_unescaped_quote() {
+        assert_eq!(string_end(br#""ab" x"#, 0), 4);
+        assert_eq!(string_end(br#"x "a\"b\\" y"#, 2), 10);
+        assert_eq!(string_end(br#""open"#, 0), 5);
+        // A backslash last escapes nothing there is: the end of the text.
+        assert_eq!(string_end(br#""a\"#, 0), 3);
+    }
+
+    #[test]
+    fn a_value_ends_at_the_comma_or_bracket_outside_every_string_and_bracket_in_it() {
+        assert_eq!(value_end(b"12,3", 0), 2);
+        assert_eq!(value_end(b"12}", 0), 2);
+        assert_eq!(value_end(b"[1,[2]],3", 0), 7);
+        assert_eq!(value_end(br#"{"a":"}",b:[1]} ,"#, 0), 16);
+        assert_eq!(value_end(br#"x"],}"]"#, 1), 6);
+        assert_eq!(value_end(b"  7", 0), 3);
+    }
+
+    #[test]
+    fn whitespace_is_the_four_bytes_json_allows_and_nothing_else() {
+        assert_eq!(skip_whitespace(b" \t\r\n x", 0), 5);
+        assert_eq!(skip_whitespace(b"x  y", 1), 3);
+        assert_eq!(skip_whitespace(b"\x0c", 0), 0);
+        assert_eq!(skip_whitespace(b"  ", 0), 2);
+    }
+
+    #[test]
+    fn an_id_read_leniently_makes_an_error_a_response_only_when_it_is_given_and_not_null() {
+        // A raw tab in a name stops the strict walk before the id; the
+        // lenient one reads past it.
+        let with = |id: &str| format!("{{\"a\tb\":1,\"id\":{id},\"error\":{{\"code\":-32600,\"message\":\"x\"}}}}");
+        assert_eq!(shape(with("1").as_bytes()), Shape::Response);
+        assert_eq!(shape(with("\"a\"").as_bytes()), Shape::Response);
+        assert_eq!(shape(with("null").as_bytes()), Shape::IdlessError);
+        assert_eq!(shape(with(" ").as_bytes()), Shape::IdlessError);
+        assert_eq!(shape(b"{\"a\tb\":1,\"error\":{}}"), Shape::IdlessError);
+        assert_eq!(shape(b"{\"a\tb\":1,\"result\":{}}"), Shape::Response);
+        assert_eq!(shape(b"{\"a\tb\":1,\"method\":\"m\"}"), Shape::Other);
+        assert_eq!(shape(b"  \"text\""), Shape::Other);
+        assert_eq!(shape(b"\r\n[1"), Shape::Response);
+    }
+}

@@ -156,3 +156,136 @@ fn a_batch_in_an_answer_is_read_as_plain_json_rpc_whatever_the_revision() {
         matches!(&not_batch.read(Revision::V2025_11_25)[..], [grade::Read::Invalid(why)] if why == "unexpected-end at byte 11")
     );
 }
+
+#[test]
+fn verdicts_are_named_as_the_scorecard_writes_them() {
+    let names: Vec<&str> = [Verdict::Pass, Verdict::Fail, Verdict::Warn, Verdict::Skip].map(Verdict::name).to_vec();
+    assert_eq!(names, ["pass", "fail", "warn", "skip"]);
+}
+
+#[test]
+fn judging_keeps_the_worst_verdict_and_the_first_reason_given_for_it() {
+    let outcome = blank().judge(Verdict::Warn, "first warning").judge(Verdict::Warn, "second warning");
+    assert_eq!((outcome.verdict, outcome.why.as_deref()), (Verdict::Warn, Some("first warning")));
+    let outcome = outcome.judge(Verdict::Fail, "a failure").judge(Verdict::Warn, "a later warning");
+    assert_eq!((outcome.verdict, outcome.why.as_deref()), (Verdict::Fail, Some("a failure")));
+    // A skip ranks with a pass: it never hides one.
+    let outcome = blank().judge(Verdict::Skip, "not run");
+    assert_eq!((outcome.verdict, outcome.why), (Verdict::Pass, None));
+}
+
+#[test]
+fn the_error_wanted_is_described_with_its_code_id_and_over_http_its_status() {
+    let want = Want { code: -32600, id: Some(Id::from("a")), also: &[], alike: &[] };
+    assert_eq!(want.describe(false), r#"error -32600 with id "a""#);
+    let want = Want { code: -32700, id: None, also: &[], alike: &[] };
+    assert_eq!(want.describe(true), "error -32700 with id null, an HTTP error status");
+}
+
+fn error_grade(want: &Want, answer: &Answer, http: bool) -> (Verdict, Option<String>) {
+    let outcome = grade::error(blank(), answer, want, Revision::V2025_11_25, http);
+    (outcome.verdict, outcome.why)
+}
+
+#[test]
+fn an_error_over_http_wants_an_error_status_and_the_json_rpc_error() {
+    let want = Want { code: -32600, id: None, also: &[], alike: &[] };
+    let refusal = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"x"}}"#;
+    assert_eq!(error_grade(&want, &http(400, &[refusal]), true), (Verdict::Pass, None));
+    assert_eq!(
+        error_grade(&want, &http(200, &[refusal]), true),
+        (Verdict::Warn, Some("a success status for input the server could not accept".into()))
+    );
+    assert_eq!(
+        error_grade(&want, &http(202, &[]), true),
+        (Verdict::Fail, Some("accepted (202) without the error json-rpc gives it".into()))
+    );
+    assert_eq!(
+        error_grade(&want, &http(400, &[]), true),
+        (Verdict::Warn, Some("refused by its status alone, without the json-rpc error".into()))
+    );
+    // On stdio nothing at all is a failure, status or none.
+    assert_eq!(error_grade(&want, &stdio(&[]), false), (Verdict::Fail, Some("no error came".into())));
+    assert_eq!(error_grade(&want, &stdio(&[refusal]), false), (Verdict::Pass, None));
+    let gone = Answer { failure: Some("the server exited".into()), ..stdio(&[refusal]) };
+    assert_eq!(error_grade(&want, &gone, false), (Verdict::Fail, Some("the server exited".into())));
+}
+
+#[test]
+fn an_error_fails_when_more_than_one_answer_comes() {
+    let want = Want { code: -32600, id: None, also: &[], alike: &[] };
+    let refusal = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"x"}}"#;
+    let more = Some("more than one answer".to_owned());
+    assert_eq!(error_grade(&want, &stdio(&[refusal, refusal]), false), (Verdict::Fail, more.clone()));
+    let result = r#"{"jsonrpc":"2.0","id":3,"result":{}}"#;
+    assert_eq!(error_grade(&want, &stdio(&[refusal, result]), false), (Verdict::Fail, more));
+    // The server's own notifications are no answer.
+    let note = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}"#;
+    assert_eq!(error_grade(&want, &stdio(&[note, refusal]), false), (Verdict::Pass, None));
+}
+
+#[test]
+fn a_code_other_than_the_one_due_warns_only_where_the_text_is_loose_and_never_between_parse_and_invalid() {
+    let want = Want { code: -32600, id: None, also: &[-32602, -32700], alike: &[-32603] };
+    let with_code = |code: i64| format!(r#"{{"jsonrpc":"2.0","id":null,"error":{{"code":{code},"message":"x"}}}}"#);
+    let grade = |code: i64| error_grade(&want, &stdio(&[&with_code(code)]), false);
+    assert_eq!(grade(-32602), (Verdict::Warn, Some("code -32602, where -32600 is due".into())));
+    assert_eq!(grade(-32603), (Verdict::Pass, None), "as good as the code due");
+    assert_eq!(grade(-32601), (Verdict::Fail, Some("code -32601, where -32600 is due".into())));
+    // A parse error for an invalid request (or the reverse) is the one
+    // confusion the rules never allow, listed or not.
+    assert_eq!(grade(-32700), (Verdict::Fail, Some("code -32700, where -32600 is due".into())));
+    let want = Want { code: -32700, id: None, also: &[-32600], alike: &[] };
+    assert_eq!(
+        error_grade(&want, &stdio(&[&with_code(-32600)]), false),
+        (Verdict::Fail, Some("code -32600, where -32700 is due".into()))
+    );
+}
+
+#[test]
+fn an_error_with_the_wrong_id_fails_naming_the_id_it_carried() {
+    let want = Want { code: -32600, id: None, also: &[], alike: &[] };
+    let answer = stdio(&[r#"{"jsonrpc":"2.0","id":"x","error":{"code":-32600,"message":"x"}}"#]);
+    assert_eq!(error_grade(&want, &answer, false), (Verdict::Fail, Some(r#"id "x", not the one the rules give"#.into())));
+}
+
+#[test]
+fn over_http_an_error_with_an_id_answers_what_gets_none_even_on_a_refusal() {
+    let answered = Some("a json-rpc answer to what gets none".to_owned());
+    let with_id = r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"x"}}"#;
+    let outcome = grade::nothing(blank(), &http(400, &[with_id]), Revision::V2025_11_25, true);
+    assert_eq!((outcome.verdict, outcome.why), (Verdict::Fail, answered));
+    let pong = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
+    let outcome = grade::nothing(blank(), &http(202, &[pong]), Revision::V2025_11_25, true);
+    assert_eq!((outcome.verdict, outcome.why.as_deref()), (Verdict::Fail, Some("202 with a body")));
+    let page = Answer { text: Some("ok".into()), ..http(202, &[]) };
+    assert_eq!(nothing(&page, true), Verdict::Fail, "a body in text is a body too");
+    let outcome = grade::nothing(blank(), &http(200, &[]), Revision::V2025_11_25, true);
+    assert_eq!(outcome.why.as_deref(), Some("200, not 202 Accepted"));
+    let gone = Answer { failure: Some("the connection failed".into()), ..http(202, &[]) };
+    assert_eq!(nothing(&gone, true), Verdict::Fail);
+}
+
+#[test]
+fn results_name_each_id_missing_repeated_or_never_sent_and_every_error_or_invalid_answer() {
+    let result = |id: &str| format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#);
+    let one = stdio(&[&result("1")]);
+    assert_eq!(grade::results(&one, &[Id::Int(1)], Revision::V2025_11_25), Vec::<String>::new());
+    let answer = stdio(&[
+        &result("1"),
+        &result("1"),
+        &result("3"),
+        r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"no such method"}}"#,
+        r#"{"jsonrpc":"2.0","id":5}"#,
+    ]);
+    assert_eq!(
+        grade::results(&answer, &[Id::Int(1), Id::Int(2)], Revision::V2025_11_25),
+        [
+            "an error -32601 (no such method)",
+            "an invalid answer (incomplete-envelope at byte 0)",
+            "2 results for id 1",
+            "no result for id 2",
+            "a result for id 3 that was not sent",
+        ]
+    );
+}
