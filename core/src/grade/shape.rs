@@ -137,10 +137,16 @@ mod tests {
 
     #[test]
     fn the_lenient_reading_gives_each_top_level_name_as_written_and_its_value_trimmed() {
-        let text = "{ \"a\" :\t1 ,\n\"b\\\"c\": \"x,}\\\"y\" ,\"nested\":{\"k\":[1,{\"m\":2}],\"n\":3},\"list\":[4,[5],6] }";
+        let text =
+            "{ \"a\" :\t1 ,\n\"b\\\"c\": \"x,}\\\"y\" ,\"nested\":{\"k\":[1,{\"m\":2}],\"n\":3},\"list\":[4,[5],6] }";
         assert_eq!(
             lenient_members(text),
-            [("a", "1"), ("b\\\"c", "\"x,}\\\"y\""), ("nested", "{\"k\":[1,{\"m\":2}],\"n\":3}"), ("list", "[4,[5],6]")]
+            [
+                ("a", "1"),
+                ("b\\\"c", "\"x,}\\\"y\""),
+                ("nested", "{\"k\":[1,{\"m\":2}],\"n\":3}"),
+                ("list", "[4,[5],6]")
+            ]
         );
     }
 

@@ -246,7 +246,10 @@ fn a_code_other_than_the_one_due_warns_only_where_the_text_is_loose_and_never_be
 fn an_error_with_the_wrong_id_fails_naming_the_id_it_carried() {
     let want = Want { code: -32600, id: None, also: &[], alike: &[] };
     let answer = stdio(&[r#"{"jsonrpc":"2.0","id":"x","error":{"code":-32600,"message":"x"}}"#]);
-    assert_eq!(error_grade(&want, &answer, false), (Verdict::Fail, Some(r#"id "x", not the one the rules give"#.into())));
+    assert_eq!(
+        error_grade(&want, &answer, false),
+        (Verdict::Fail, Some(r#"id "x", not the one the rules give"#.into()))
+    );
 }
 
 #[test]
