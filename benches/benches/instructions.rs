@@ -49,6 +49,7 @@ fn count(verdicts: impl Iterator<Item = Verdict>) -> usize {
 #[bench::realistic_large(args = ("realistic/large.jsonl"), setup = load)]
 #[bench::adversarial_escapes(args = ("adversarial/escapes-64k.json"), setup = load)]
 #[bench::adversarial_long_numbers(args = ("adversarial/long-numbers.json"), setup = load)]
+#[bench::adversarial_huge_exponents(args = ("adversarial/huge-exponents.json"), setup = load)]
 #[bench::adversarial_nesting_100000(args = ("adversarial/nesting-100000.json"), setup = load)]
 #[bench::adversarial_truncated(args = ("adversarial/truncated.json"), setup = load)]
 fn mcp_envelope_serde(messages: Vec<Vec<u8>>) -> usize {
@@ -62,6 +63,7 @@ fn mcp_envelope_serde(messages: Vec<Vec<u8>>) -> usize {
 #[bench::realistic_large(args = ("realistic/large.jsonl"), setup = load)]
 #[bench::adversarial_escapes(args = ("adversarial/escapes-64k.json"), setup = load)]
 #[bench::adversarial_long_numbers(args = ("adversarial/long-numbers.json"), setup = load)]
+#[bench::adversarial_huge_exponents(args = ("adversarial/huge-exponents.json"), setup = load)]
 #[bench::adversarial_nesting_100000(args = ("adversarial/nesting-100000.json"), setup = load)]
 #[bench::adversarial_truncated(args = ("adversarial/truncated.json"), setup = load)]
 fn mcp_envelope_simd(messages: Vec<Vec<u8>>) -> usize {
@@ -75,6 +77,7 @@ fn mcp_envelope_simd(messages: Vec<Vec<u8>>) -> usize {
 #[bench::realistic_large(args = ("realistic/large.jsonl"), setup = load)]
 #[bench::adversarial_escapes(args = ("adversarial/escapes-64k.json"), setup = load)]
 #[bench::adversarial_long_numbers(args = ("adversarial/long-numbers.json"), setup = load)]
+#[bench::adversarial_huge_exponents(args = ("adversarial/huge-exponents.json"), setup = load)]
 #[bench::adversarial_nesting_100000(args = ("adversarial/nesting-100000.json"), setup = load)]
 #[bench::adversarial_truncated(args = ("adversarial/truncated.json"), setup = load)]
 fn mcp_envelope_reference(messages: Vec<Vec<u8>>) -> usize {
@@ -86,6 +89,11 @@ fn mcp_envelope_reference(messages: Vec<Vec<u8>>) -> usize {
 #[bench::realistic_small(args = ("realistic/small.jsonl"), setup = load)]
 #[bench::realistic_medium(args = ("realistic/medium.jsonl"), setup = load)]
 #[bench::realistic_large(args = ("realistic/large.jsonl"), setup = load)]
+#[bench::adversarial_escapes(args = ("adversarial/escapes-64k.json"), setup = load)]
+#[bench::adversarial_long_numbers(args = ("adversarial/long-numbers.json"), setup = load)]
+#[bench::adversarial_huge_exponents(args = ("adversarial/huge-exponents.json"), setup = load)]
+#[bench::adversarial_nesting_100000(args = ("adversarial/nesting-100000.json"), setup = load)]
+#[bench::adversarial_truncated(args = ("adversarial/truncated.json"), setup = load)]
 fn serde_json_rawvalue_struct(messages: Vec<Vec<u8>>) -> usize {
     black_box(count(messages.iter().map(|m| common::serde_raw_struct(black_box(m)))))
 }
@@ -118,6 +126,12 @@ fn sonic_rs_lazyvalue(messages: Vec<Vec<u8>>) -> usize {
 #[bench::realistic_small(args = ("realistic/small.jsonl"), setup = load)]
 #[bench::realistic_medium(args = ("realistic/medium.jsonl"), setup = load)]
 #[bench::realistic_large(args = ("realistic/large.jsonl"), setup = load)]
+// Not on 100 000 levels: sonic-rs has no depth limit and overflows the
+// stack there (RULES.md, the nesting rule).
+#[bench::adversarial_escapes(args = ("adversarial/escapes-64k.json"), setup = load)]
+#[bench::adversarial_long_numbers(args = ("adversarial/long-numbers.json"), setup = load)]
+#[bench::adversarial_huge_exponents(args = ("adversarial/huge-exponents.json"), setup = load)]
+#[bench::adversarial_truncated(args = ("adversarial/truncated.json"), setup = load)]
 fn sonic_rs_value(messages: Vec<Vec<u8>>) -> usize {
     black_box(count(messages.iter().map(|m| common::sonic_value(black_box(m)))))
 }

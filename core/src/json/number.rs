@@ -13,6 +13,18 @@ fn skip_digits(bytes: &[u8], i: usize) -> usize {
     i + rest.iter().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len())
 }
 
+/// [`skip_digits`] for the short runs of a fraction or an exponent: a byte
+/// loop, without the slice and iterator set-up (5 % fewer instructions on
+/// the huge-exponents class). The integer part keeps the iterator: the
+/// byte loop there costs the walk 3 % on small messages.
+#[inline]
+fn skip_short_digits(bytes: &[u8], mut i: usize) -> usize {
+    while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    i
+}
+
 /// A digit must be at `i`: the fault if not.
 #[inline]
 fn need_digit(bytes: &[u8], i: usize) -> Result<(), Fault> {
@@ -42,11 +54,13 @@ pub(crate) fn scan(bytes: &[u8], at: usize) -> Result<usize, Fault> {
     }
 }
 
-/// The rest of a number from its `.` or exponent.
+/// The rest of a number from its `.` or exponent. Never inlined: kept out
+/// of the walk, where most numbers are integers.
+#[inline(never)]
 fn scan_fraction_and_exponent(bytes: &[u8], mut i: usize) -> Result<usize, Fault> {
     if bytes.get(i) == Some(&b'.') {
         need_digit(bytes, i + 1)?;
-        i = skip_digits(bytes, i + 1);
+        i = skip_short_digits(bytes, i + 1);
     }
     if matches!(bytes.get(i), Some(b'e' | b'E')) {
         i += 1;
@@ -54,7 +68,7 @@ fn scan_fraction_and_exponent(bytes: &[u8], mut i: usize) -> Result<usize, Fault
             i += 1;
         }
         need_digit(bytes, i)?;
-        i = skip_digits(bytes, i);
+        i = skip_short_digits(bytes, i);
     }
     match bytes.get(i) {
         Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') => Err(Fault::new(Reason::InvalidNumber, i)),
