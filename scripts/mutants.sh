@@ -72,6 +72,18 @@ if [ -n "$diff_base" ]; then
   fi
   args+=(--in-diff "$out/changes.diff")
 fi
+# cargo-mutants' own baseline runs only the mutated package's tests; the
+# fuzz kit's run with every mutant. Were one of them failing unmutated (a
+# stale key in mutants/accepted.txt, say), every mutant would count as
+# caught and the score would mean nothing: so both packages' tests run
+# here first, unmutated, in the profile the mutants use.
+echo "mutants.sh: the tests of both packages, unmutated"
+if ! cargo nextest run --cargo-profile mutants --package mcp-envelope --package mcp-envelope-check \
+  > "$out/unmutated.log" 2>&1; then
+  tail -n 30 "$out/unmutated.log" >&2
+  echo "mutants.sh: the tests fail with no mutant applied ($out/unmutated.log): every mutant would count as caught; fix them first" >&2
+  exit 1
+fi
 status=0
 cargo mutants --package mcp-envelope --test-package mcp-envelope --test-package mcp-envelope-check --output "$out" "${args[@]}" || status=$?
 # 0: all caught; 2: some missed (judged against the reviewed file below);

@@ -354,3 +354,67 @@ fn the_pull_reader_and_the_codec_give_the_push_readers_events() {
         assert_eq!(decoded, expected, "codec, chunks of {capacity}");
     }
 }
+
+/// Events the usual way (`event`, `id` and one `data` line, ended by LF),
+/// read in one pass when whole in a chunk, and each way out of that pass:
+/// the fields in either order, a repeated `event`, an id holding NUL, CR,
+/// `retry`, a comment, a second data line, fields without a space, an
+/// empty id, data past the limit, and an event the stream cuts.
+const USUAL: &[u8] = b"id: 0\ndata: \n\n\
+event: message\nid: 1\ndata: {\"a\":1}\n\n\
+id: 2\nevent: endpoint\ndata: /mcp\n\n\
+data: plain\n\n\
+event: e\nevent: f\ndata: twice\n\n\
+id: 3\0\ndata: nul\n\n\
+id: 4\r\ndata: cr\n\n\
+retry: 5\ndata: r\n\n\
+: comment\ndata: after\n\n\
+data: one\ndata: two\n\n\
+event:x\nid:5\ndata:tight\n\n\
+id:\ndata: no id\n\n\
+data: 0123456789abcdefghij0123456789abcdefghij0123456789abcdefghij\n\n\
+event: last\nid: 6\ndata: cut";
+
+#[test]
+fn the_usual_event_read_in_one_pass_is_the_event_read_line_by_line() {
+    let max = 50;
+    let whole = events(max, &[USUAL]);
+    assert_eq!(
+        data_of(&whole),
+        [
+            "",
+            "{\"a\":1}",
+            "/mcp",
+            "plain",
+            "twice",
+            "nul",
+            "cr",
+            "r",
+            "after",
+            "one\ntwo",
+            "tight",
+            "no id",
+            "Oversized { len: 60 }",
+            "Cut"
+        ]
+    );
+    let types: Vec<&[u8]> = whole.iter().map(|e| e.event_type.as_slice()).collect();
+    let message: &[u8] = b"message";
+    assert_eq!(types[..5], [message, message, b"endpoint", message, b"f"]);
+    assert_eq!(types[10], b"x");
+    let ids: Vec<&[u8]> = whole.iter().map(|e| e.id.as_slice()).collect();
+    assert_eq!(ids[..7], [b"0" as &[u8], b"1", b"2", b"2", b"2", b"2", b"4"]);
+    assert_eq!((ids[10], ids[11], ids[13]), (b"5" as &[u8], b"" as &[u8], b"6" as &[u8]));
+    assert_eq!(whole[7].retry, Some(5));
+    // Where each event starts: its first field line, comments not counted.
+    let starts: Vec<(u64, u64)> = whole.iter().map(|e| (e.line, e.offset)).collect();
+    assert_eq!(starts[..3], [(1, 0), (4, 14), (8, 50)]);
+    assert_eq!(starts[8].0, 28, "the line after the comment");
+    // Byte by byte no event is whole in a chunk: the state machine alone.
+    let bytes: Vec<&[u8]> = USUAL.chunks(1).collect();
+    assert_eq!(events(max, &bytes), whole);
+    for split in 0..=USUAL.len() {
+        let (a, b) = USUAL.split_at(split);
+        assert_eq!(events(max, &[a, b]), whole, "split at {split}");
+    }
+}

@@ -257,6 +257,9 @@ impl Interpreter {
                         }
                         _ => {
                             if !self.pending {
+                                if let Some(taken) = self.whole_event(bytes, i) {
+                                    return taken;
+                                }
                                 self.pending = true;
                                 self.start = (self.line, self.offset + i as u64);
                             }
@@ -373,6 +376,113 @@ impl Interpreter {
             }
         }
         self.used_up(bytes)
+    }
+
+    /// The event servers send, whole in `bytes` from `at` (the start of
+    /// its first line): at most one `event` and one `id` line, in either
+    /// order, then one `data` line and the blank line, every line ended by
+    /// LF. Read in one pass and dispatched with its data lent, without the
+    /// state machine between lines; returns what [`Interpreter::run`]
+    /// returns. A data line the chunk cuts is held as the machine holds it,
+    /// to the chunk's end, so that it is not read twice. Anything else (a
+    /// comment, `retry`, a second data line, CR, an id holding NUL, a value
+    /// past its limit, an event the chunk cuts elsewhere) is `None`, having
+    /// changed nothing: the state machine reads it.
+    fn whole_event(&mut self, bytes: &[u8], at: usize) -> Option<(usize, Option<Ending>)> {
+        if !self.lend {
+            return None;
+        }
+        debug_assert!(self.data_len == 0 && self.lent.is_none() && self.over_field.is_none());
+        let mut i = at;
+        let mut lines = 2; // the data line and the blank line
+        let (mut event, mut id) = (None, None);
+        let (from, to) = loop {
+            let rest = bytes.get(i..).unwrap_or_default();
+            let (field, name) = if rest.starts_with(b"data:") {
+                (Field::Data, 5)
+            } else if rest.starts_with(b"id:") {
+                (Field::Id, 3)
+            } else if rest.starts_with(b"event:") {
+                (Field::Event, 6)
+            } else {
+                return None;
+            };
+            let mut from = i + name;
+            if bytes.get(from) == Some(&b' ') {
+                from += 1;
+            }
+            let value = bytes.get(from..).unwrap_or_default();
+            let Some(len) = line_end(value) else {
+                return self.cut_line(bytes, (at, lines - 2), field, (event, id), value);
+            };
+            let to = from + len;
+            if bytes.get(to) != Some(&b'\n') {
+                return None;
+            }
+            i = to + 1;
+            let value = bytes.get(from..to).unwrap_or_default();
+            match field {
+                Field::Data if len <= self.max_size => break (from, to),
+                Field::Event if event.is_none() && len <= MAX_FIELD_LEN => event = Some(value),
+                Field::Id if id.is_none() && len <= MAX_FIELD_LEN && !value.contains(&0) => id = Some(value),
+                _ => return None,
+            }
+            lines += 1;
+        };
+        if bytes.get(i) != Some(&b'\n') {
+            return None;
+        }
+        self.take_fields(event, id);
+        self.start = (self.line, self.offset + at as u64);
+        self.line += lines;
+        self.lent = Some((from, to));
+        self.data_len = (to - from) as u64 + 1;
+        self.ended = Some(Ending::Dispatched);
+        self.offset += i as u64 + 1;
+        Some((i + 1, Some(Ending::Dispatched)))
+    }
+
+    /// A short `event` and `id` value read whole: set as their lines set them.
+    #[inline(always)]
+    fn take_fields(&mut self, event: Option<&[u8]>, id: Option<&[u8]>) {
+        if let Some(event) = event {
+            // `message` is what an empty type means.
+            self.event_type.clear();
+            if event != b"message" {
+                self.event_type.extend_from_slice(event);
+            }
+        }
+        if let Some(id) = id {
+            self.id.clear();
+            self.id.extend_from_slice(id);
+        }
+    }
+
+    /// [`Interpreter::whole_event`] met a line the chunk cuts, having read
+    /// `lines` whole field lines from `at`. A data line is held as the
+    /// machine holds it (its value still being read, `part` of it here),
+    /// so that its bytes are not scanned twice; anything else goes to the
+    /// machine from `at`, nothing changed.
+    #[cold]
+    #[inline(never)]
+    fn cut_line(
+        &mut self,
+        bytes: &[u8],
+        (at, lines): (usize, u64),
+        field: Field,
+        (event, id): (Option<&[u8]>, Option<&[u8]>),
+        part: &[u8],
+    ) -> Option<(usize, Option<Ending>)> {
+        if field != Field::Data || part.is_empty() {
+            return None;
+        }
+        self.take_fields(event, id);
+        self.pending = true;
+        self.start = (self.line, self.offset + at as u64);
+        self.line += lines;
+        self.at = At::Value { field, first: false };
+        self.take_value(field, part);
+        Some(self.used_up(bytes))
     }
 
     /// All of `bytes` taken with no event ended: lent data is copied, as
