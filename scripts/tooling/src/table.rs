@@ -5,6 +5,11 @@ use std::collections::BTreeMap;
 use crate::format::{grouped, human_time, rate};
 use crate::results::{CEILINGS, DEFAULT, OURS, Results, Timing, contender_rank, group_rank, split};
 
+/// The default backend's bench function in the instruction suite
+/// (benches/benches/instructions.rs names functions with `_` where the
+/// wall-clock suite names contenders with `-`).
+const DEFAULT_FUNCTION: &str = "mcp_envelope_reference";
+
 /// "reads differently": how many of a peer's verdicts differ from ours.
 fn difference(results: &Results, group: &str, input: &str, contender: &str) -> String {
     if OURS.contains(&contender) || CEILINGS.contains(&contender) {
@@ -20,6 +25,19 @@ fn difference(results: &Results, group: &str, input: &str, contender: &str) -> S
         Some((n, of)) => format!("{n} of {of}"),
         None => String::new(),
     }
+}
+
+/// What an instruction count is compared with: the default backend's
+/// count on the same input (`instructions/<contender>/<input>`), or for the
+/// framing benches line framing's, which is what the event stream's target
+/// is measured against.
+fn instruction_base(results: &Results, name: &str) -> Option<u64> {
+    let mut parts = name.splitn(3, '/');
+    let (Some("instructions"), Some(contender), Some(input)) = (parts.next(), parts.next(), parts.next()) else {
+        return None;
+    };
+    let base = if contender.starts_with("framing_") { "framing_lines" } else { DEFAULT_FUNCTION };
+    results.instructions.get(&format!("instructions/{base}/{input}")).copied().filter(|&b| b > 0)
 }
 
 pub fn render(results: &Results) -> String {
@@ -75,9 +93,19 @@ pub fn render(results: &Results) -> String {
             "Instruction counts: not run (valgrind or gungraun-runner missing, or not asked for).".to_owned(),
         ]);
     } else {
-        lines.extend([String::new(), "| instructions (callgrind) | count |".to_owned(), "|---|---|".to_owned()]);
+        lines.extend([
+            String::new(),
+            "Instruction counts: the ratio is to the default backend on the same input (framing rows: to line \
+             framing plus the default backend's check, the event stream's target)."
+                .to_owned(),
+            String::new(),
+            "| instructions (callgrind) | count | vs the default backend |".to_owned(),
+            "|---|---|---|".to_owned(),
+        ]);
         for (name, count) in &results.instructions {
-            lines.push(format!("| {name} | {} |", grouped(*count as f64)));
+            let ratio = instruction_base(results, name)
+                .map_or("-".to_owned(), |base| format!("{:.2}x instructions", *count as f64 / base as f64));
+            lines.push(format!("| {name} | {} | {ratio} |", grouped(*count as f64)));
         }
     }
     lines.join("\n")
@@ -146,6 +174,30 @@ mod tests {
         assert!(render(&r).contains("Instruction counts: not run"));
         r.instructions.insert("instructions/a/b".into(), 1234);
         let table = render(&r);
-        assert!(table.contains("| instructions/a/b | 1,234 |") && !table.contains("not run"), "{table}");
+        assert!(table.contains("| instructions/a/b | 1,234 | - |") && !table.contains("not run"), "{table}");
+    }
+
+    #[test]
+    fn instruction_counts_are_compared_with_the_default_backend_and_framing_with_line_framing() {
+        let mut r = Results::default();
+        for (name, count) in [
+            ("mcp_envelope_reference/realistic_small", 2_000),
+            ("serde_json_rawvalue_struct/realistic_small", 3_000),
+            ("sonic_rs_value/adversarial_escapes", 500),
+            ("framing_lines/realistic_small", 2_200),
+            ("framing_sse/realistic_small", 2_750),
+        ] {
+            r.instructions.insert(format!("instructions/{name}"), count);
+        }
+        let table = render(&r);
+        for row in [
+            "| instructions/mcp_envelope_reference/realistic_small | 2,000 | 1.00x instructions |",
+            "| instructions/serde_json_rawvalue_struct/realistic_small | 3,000 | 1.50x instructions |",
+            "| instructions/framing_sse/realistic_small | 2,750 | 1.25x instructions |",
+            // No count of the default backend on that input: no ratio.
+            "| instructions/sonic_rs_value/adversarial_escapes | 500 | - |",
+        ] {
+            assert!(table.contains(row), "{row} in {table}");
+        }
     }
 }
