@@ -334,6 +334,13 @@ fn events_do_not_depend_on_how_the_bytes_are_chunked() {
 fn the_pull_reader_and_the_codec_give_the_push_readers_events() {
     let max = 50;
     let expected = events(max, &[STREAM]);
+    // A buffer the whole stream fits in too: the pull reader gives its
+    // bytes back before the event is read, so it must never lend data.
+    for stream in [STREAM, USUAL] {
+        let pulled: Vec<EventBuf> =
+            Events::new(BufReader::with_capacity(8192, stream), max).collect::<Result<_, _>>().unwrap();
+        assert_eq!(pulled, events(max, &[stream]), "pull, the stream whole in the buffer");
+    }
     for capacity in 1..12 {
         let pulled: Vec<EventBuf> =
             Events::new(BufReader::with_capacity(capacity, STREAM), max).collect::<Result<_, _>>().unwrap();
@@ -417,4 +424,29 @@ fn the_usual_event_read_in_one_pass_is_the_event_read_line_by_line() {
         let (a, b) = USUAL.split_at(split);
         assert_eq!(events(max, &[a, b]), whole, "split at {split}");
     }
+}
+
+#[test]
+fn an_event_read_in_one_pass_ends_at_its_own_data_line_whatever_follows() {
+    // After `data:ab` and its blank line come a comment and a blank line:
+    // no part of them is the event's data, however the bytes arrive.
+    let stream = b"data:ab\n\n:\n\n";
+    let whole = events(50, &[stream]);
+    assert_eq!(data_of(&whole), ["ab"]);
+    let bytes: Vec<&[u8]> = stream.chunks(1).collect();
+    assert_eq!(events(50, &bytes), whole);
+}
+
+#[test]
+fn the_type_message_is_the_default_and_holds_no_bytes() {
+    // Read by the state machine (CR LF endings), line by line: naming the
+    // default type keeps nothing, another type keeps its name.
+    let mut reader = EventReader::new(50);
+    reader.feed(b"event: message\r\n", |_| {});
+    assert_eq!(reader.buffered(), 0);
+    reader.feed(b"event: other\r\n", |_| {});
+    assert_eq!(reader.buffered(), 5);
+    let mut got = Vec::new();
+    reader.feed(b"event: message\r\ndata: x\r\n\r\n", |e| got.push(EventBuf::from(e)));
+    assert_eq!((got.len(), got[0].event_type.as_slice()), (1, &b"message"[..]));
 }

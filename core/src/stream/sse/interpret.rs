@@ -435,8 +435,9 @@ impl Interpreter {
         self.take_fields(event, id);
         self.start = (self.line, self.offset + at as u64);
         self.line += lines;
+        // Dispatched at once: `data_len`, which only the blank line reads,
+        // stays 0 until the event is forgotten.
         self.lent = Some((from, to));
-        self.data_len = (to - from) as u64 + 1;
         self.ended = Some(Ending::Dispatched);
         self.offset += i as u64 + 1;
         Some((i + 1, Some(Ending::Dispatched)))
