@@ -21,7 +21,7 @@
 # missing. Tests run under nextest in the optimised `mutants` profile
 # (.cargo/mutants.toml), each bolero property for 0.5 s rather than 2
 # (MCP_ENVELOPE_PROPERTY_SECONDS): about 5 s a mutant, so a full run of
-# core/src (1,830 mutants) takes about two hours on two cores, hence the
+# core/src (2,278 mutants) takes about two hours on two cores, hence the
 # shards. Neither change can catch a mutant `cargo test` would miss (nextest
 # runs the same tests but the doctests, the properties run shorter), so the
 # score is a lower bound on what `cargo test` catches.
