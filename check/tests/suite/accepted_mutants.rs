@@ -35,12 +35,24 @@ fn every_accepted_mutant_names_the_code_at_its_line_and_column() {
         let source = std::fs::read_to_string(root().join(file)).unwrap();
         let lines: Vec<&str> = source.lines().collect();
         if let Some((function, _)) = what.split_once(" -> ") {
-            // A whole body replaced: the line is the body's first, so the
-            // function's signature is on it or just above.
+            // A whole body replaced: the line is the body's first (or the
+            // signature's own, for a body on one line), so the line above
+            // ends the signature with `{` and the nearest `fn` at or above
+            // it (a signature may span lines) is the function's.
             let name = function.rsplit("::").next().unwrap_or(function);
             let signature = format!("fn {name}(");
-            let above = lines.get(line.saturating_sub(3)..line).unwrap_or_default();
-            if !above.iter().any(|l| l.contains(&signature)) {
+            let on_its_line = lines.get(line - 1).is_some_and(|l| l.contains(&signature));
+            // The signature: from the nearest `fn` above to the line that
+            // opens the body, with no other line opening a block between.
+            let above = lines.get(line.saturating_sub(16)..line - 1).unwrap_or_default();
+            let start = above.iter().rposition(|l| l.contains("fn "));
+            let signature_above = start.is_some_and(|start| {
+                let spans = &above[start..];
+                spans[0].contains(&signature)
+                    && spans.last().is_some_and(|l| l.trim_end().ends_with('{'))
+                    && !spans[..spans.len() - 1].iter().any(|l| l.trim_end().ends_with('{'))
+            });
+            if !(on_its_line || signature_above) {
                 stale.push(format!("{file}:{line}:{column} is not the body of `{name}`"));
             }
         } else {
