@@ -30,7 +30,7 @@ const LAYERS: &[&[&str]] = &[
     // The backends: tokenise into the tape.
     &["backend"],
     // The envelope rules, read off the tape.
-    &["rules::repeats"],
+    &["rules::names", "rules::repeats"],
     &["rules::classify"],
     &["rules"],
     &["parser"],

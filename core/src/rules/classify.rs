@@ -19,39 +19,9 @@ use crate::fault::{Fault, Reason};
 use crate::json::number;
 use crate::json::string::{self, JsonStr};
 use crate::revision::Revision;
+use crate::rules::names::{self, ENVELOPE_MEMBERS, ERROR_MEMBERS};
 use crate::rules::repeats::{self, NameTable, Pairwise};
 use crate::tape::{self, Node, NodeKind, Tape};
-
-/// The members that decide an envelope, in the order of [`Members`].
-const ENVELOPE_MEMBERS: [&str; 6] = ["jsonrpc", "id", "method", "params", "result", "error"];
-
-/// The members of an error object, in the order of their slots.
-const ERROR_MEMBERS: [&str; 3] = ["code", "message", "data"];
-
-/// The slot in [`ENVELOPE_MEMBERS`] of an unescaped member name.
-#[inline]
-fn envelope_slot(name: &[u8]) -> Option<usize> {
-    match name {
-        b"jsonrpc" => Some(0),
-        b"id" => Some(1),
-        b"method" => Some(2),
-        b"params" => Some(3),
-        b"result" => Some(4),
-        b"error" => Some(5),
-        _ => None,
-    }
-}
-
-/// The slot in [`ERROR_MEMBERS`] of an unescaped member name.
-#[inline]
-fn error_slot(name: &[u8]) -> Option<usize> {
-    match name {
-        b"code" => Some(0),
-        b"message" => Some(1),
-        b"data" => Some(2),
-        _ => None,
-    }
-}
 
 /// A member, by the index of its value node: its name is the node before
 /// (a name is always a leaf). Held as a non-zero number (a value is never
@@ -171,6 +141,15 @@ impl<'a, 't> Classifier<'a, 't> {
         }
     }
 
+    /// Whether the string node at `index` stands for `expected` (which has
+    /// no backslash) through escapes: [`Classifier::string_is`] for a string
+    /// already known not to be `expected` spelled plainly.
+    #[inline(always)]
+    fn escaped_is(&self, index: usize, expected: &str) -> bool {
+        let inner = self.inner_bytes(index);
+        inner.len() > expected.len() && string::has_backslash(inner) && self.name(index).eq_str(expected)
+    }
+
     fn name(&self, index: usize) -> JsonStr<'a> {
         JsonStr::new(self.raw(index))
     }
@@ -187,7 +166,7 @@ impl<'a, 't> Classifier<'a, 't> {
             return Err(Error::new(Fault::new(Reason::NotAnObject, start), None));
         }
         let ([jsonrpc, id, method, params, result, error], duplicate) =
-            self.scan_members(object, ENVELOPE_MEMBERS, envelope_slot);
+            self.scan_members(object, ENVELOPE_MEMBERS, names::envelope_slot);
         let m = Members { jsonrpc, id, method, params, result, error };
 
         // The id, read once: what the kinds below need, and the id to answer
@@ -326,7 +305,18 @@ impl<'a, 't> Classifier<'a, 't> {
         }
         // A repeated resultType is read last-wins, as JSON.parse and most
         // JSON libraries do; the rules check repeats only in the envelope.
-        let result_type = self.members(value).filter(|m| self.string_is(m.name(), "resultType")).last();
+        // Spelled plainly, the name is known by its length and one word; only
+        // a longer name can be an escaped spelling.
+        let bytes = self.text.as_bytes();
+        let plain = "resultType".len() + 2;
+        let result_type = tape::members(self.tape, value)
+            .filter(|&(index, name)| {
+                let len = name.end.wrapping_sub(name.start);
+                (len == plain && names::is_result_type(bytes, name))
+                    || (len > plain && self.escaped_is(index, "resultType"))
+            })
+            .last()
+            .map(|(index, _)| Member::at(index));
         match result_type {
             None => Ok((raw, None)),
             Some(m) => match self.string(m.value()) {
@@ -341,7 +331,7 @@ impl<'a, 't> Classifier<'a, 't> {
         if node.kind != NodeKind::Object {
             return Err(Fault::new(Reason::ErrorNotObject, node.start));
         }
-        let ([code, message, data], duplicate) = self.scan_members(value, ERROR_MEMBERS, error_slot);
+        let ([code, message, data], duplicate) = self.scan_members(value, ERROR_MEMBERS, names::error_slot);
         if let Some(name) = duplicate {
             return Err(Fault::new(Reason::DuplicateMember, self.node(name).start));
         }
@@ -362,81 +352,122 @@ impl<'a, 't> Classifier<'a, 't> {
     /// One pass over the members of the expanded object at `object`: the
     /// first member named after each of `wanted`, and the name node of the
     /// first member (in document order) whose name an earlier member has.
-    /// `slot_of` names the slot of an unescaped name by its bytes (the
-    /// common case, decided with a few comparisons); escaped names are
-    /// decoded. A repeat of a wanted name is seen in its slot; other names
-    /// are compared pairwise in small objects, and large objects use a hash
-    /// table (linear, and never worse than O(n log n)).
+    /// `slot_of` names the slot of a name spelled plainly by its bytes (the
+    /// common case: see [`names`]); escaped names are decoded. A repeat of a
+    /// wanted name is seen in its slot; other names are compared pairwise
+    /// in small objects, and large objects use a hash table (linear, and
+    /// never worse than O(n log n)).
+    #[inline(always)]
     fn scan_members<const K: usize>(
         &mut self,
         object: usize,
         wanted: [&str; K],
-        slot_of: impl Fn(&[u8]) -> Option<usize>,
+        slot_of: impl Fn(&[u8], Node) -> Option<usize>,
     ) -> ([Option<Member>; K], Option<usize>) {
-        let mut found = [None; K];
-        let mut pairwise = Pairwise::default();
-        let mut repeated = None;
-        // Objects with many members use the hash table from the start. The
-        // tape bounds the count (two nodes a member at least); only when
+        // The tape bounds the count (two nodes a member at least); only when
         // that bound is large are the members counted.
         let bound = self.node(object).next.saturating_sub(object + 1) / 2;
-        let count = if repeats::needs_table(bound) { self.members(object).count() } else { bound };
-        let mut table = repeats::needs_table(count).then(|| {
-            let mut table = core::mem::take(self.names);
-            table.start(count);
-            table
-        });
+        if repeats::needs_table(bound) {
+            return self.scan_large_members(object, wanted, slot_of);
+        }
+        self.scan_small_members(object, wanted, slot_of)
+    }
+
+    /// [`Classifier::scan_members`] in an object of at most
+    /// [`repeats::PAIRWISE_MEMBERS`] members: the usual envelope, kept to
+    /// one load and a comparison or two a wanted name.
+    #[inline(always)]
+    fn scan_small_members<const K: usize>(
+        &self,
+        object: usize,
+        wanted: [&str; K],
+        slot_of: impl Fn(&[u8], Node) -> Option<usize>,
+    ) -> ([Option<Member>; K], Option<usize>) {
+        let bytes = self.text.as_bytes();
+        let mut found = [None; K];
+        let mut repeated = None;
+        let mut others = Pairwise::default();
         for (index, node) in tape::members(self.tape, object) {
-            let member = Member::at(index);
-            // A wanted name, spelled plainly, is recognised by its bytes; only
-            // names that match none and hold a backslash are decoded. The
-            // name as text is made only for what reads it: escaped names,
-            // other names, the hash table.
-            let bytes = self.text.as_bytes().get(node.inside_quotes()).unwrap_or_default();
-            let known = slot_of(bytes);
-            let escaped = known.is_none() && string::has_backslash(bytes);
-            let name = || JsonStr::from_inner(self.text.get(node.inside_quotes()).unwrap_or_default(), escaped);
-            let slot = match known {
+            let slot = match slot_of(bytes, node) {
                 Some(slot) => Some(slot),
-                None if escaped => {
-                    let name = name();
-                    wanted.iter().position(|w| name.eq_str(w))
-                }
-                None => None,
+                None => self.escaped_slot(node, &wanted),
             };
-            let seen_before = match slot.and_then(|i| found.get_mut(i)) {
-                Some(Some(_)) => true,
-                Some(first) => {
-                    *first = Some(member);
-                    false
+            match slot.and_then(|slot| found.get_mut(slot)) {
+                Some(first @ None) => *first = Some(Member::at(index)),
+                Some(Some(_)) => {
+                    repeated = repeated.or(Some(index));
                 }
-                None => false,
-            };
-            if repeated.is_some() {
-                continue;
-            }
-            if let Some(table) = table.as_mut() {
-                let name = name();
-                repeated = table.see(name.hash(), member.name(), |earlier| self.name(earlier).same_as(name));
-            } else if seen_before {
-                repeated = Some(member.name());
-            } else if slot.is_none() {
-                let name = name();
-                if pairwise.see(member.name(), |earlier| self.name(earlier).same_as(name)) {
-                    repeated = Some(member.name());
+                None if repeated.is_none() && self.repeats_an_other(&mut others, index, node) => {
+                    repeated = Some(index);
                 }
+                None => {}
             }
         }
-        if let Some(mut table) = table {
+        (found, repeated)
+    }
+
+    /// The slot in `wanted` of a name no slot was found for by its bytes:
+    /// only an escaped name can have one.
+    #[inline(never)]
+    fn escaped_slot<const K: usize>(&self, node: Node, wanted: &[&str; K]) -> Option<usize> {
+        let inner = self.text.get(node.inside_quotes()).unwrap_or_default();
+        if !string::has_backslash(inner.as_bytes()) {
+            return None;
+        }
+        let name = JsonStr::from_inner(inner, true);
+        wanted.iter().position(|w| name.eq_str(w))
+    }
+
+    /// Whether the name node at `index`, wanted by no slot, repeats an
+    /// earlier such name of a small object (`others` holds them).
+    #[inline(never)]
+    fn repeats_an_other(&self, others: &mut Pairwise, index: usize, node: Node) -> bool {
+        let inner = self.text.get(node.inside_quotes()).unwrap_or_default();
+        let name = JsonStr::from_inner(inner, string::has_backslash(inner.as_bytes()));
+        others.see(index, |earlier| self.name(earlier).same_as(name))
+    }
+
+    /// [`Classifier::scan_members`] in an object that may be large: its
+    /// members counted, and over [`repeats::PAIRWISE_MEMBERS`] every name
+    /// goes into the parser's hash table.
+    #[inline(never)]
+    fn scan_large_members<const K: usize>(
+        &mut self,
+        object: usize,
+        wanted: [&str; K],
+        slot_of: impl Fn(&[u8], Node) -> Option<usize>,
+    ) -> ([Option<Member>; K], Option<usize>) {
+        let count = self.members(object).count();
+        if !repeats::needs_table(count) {
+            return self.scan_small_members(object, wanted, slot_of);
+        }
+        let bytes = self.text.as_bytes();
+        let mut found = [None; K];
+        let mut repeated = None;
+        let mut table = core::mem::take(self.names);
+        table.start(count);
+        for (index, node) in tape::members(self.tape, object) {
+            let slot = match slot_of(bytes, node) {
+                Some(slot) => Some(slot),
+                None => self.escaped_slot(node, &wanted),
+            };
+            if let Some(first @ None) = slot.and_then(|slot| found.get_mut(slot)) {
+                *first = Some(Member::at(index));
+            }
             if repeated.is_none() {
-                repeated = table.first_repeat(
-                    |a, b| self.name(a).same_as(self.name(b)),
-                    self.members(object).map(|m| (self.name(m.name()).hash(), m.name())),
-                    |a, b| self.name(a).cmp(self.name(b)),
-                );
+                let inner = self.text.get(node.inside_quotes()).unwrap_or_default();
+                let name = JsonStr::from_inner(inner, string::has_backslash(inner.as_bytes()));
+                repeated = table.see(name.hash(), index, |earlier| self.name(earlier).same_as(name));
             }
-            *self.names = table;
         }
+        if repeated.is_none() {
+            repeated = table.first_repeat(
+                |a, b| self.name(a).same_as(self.name(b)),
+                self.members(object).map(|m| (self.name(m.name()).hash(), m.name())),
+                |a, b| self.name(a).cmp(self.name(b)),
+            );
+        }
+        *self.names = table;
         (found, repeated)
     }
 }
