@@ -118,7 +118,7 @@ fn id_at(bytes: &[u8], value: usize, end: usize) -> Option<Id<'_>> {
             (!inner.contains('\\')).then_some(Id::from(inner))
         }
         // `number::integer` reads only what `number::scan` accepts.
-        None if number::scan(bytes, value) == Ok(end) => number::integer(text).map(Id::Int),
+        None if number::scan(bytes, value) == Ok(end) => number::integer(text.as_bytes()).map(Id::Int),
         None => None,
     }
 }

@@ -121,6 +121,13 @@ impl<'a, 't> Classifier<'a, 't> {
         self.text.get(node.start..node.end).unwrap_or_default()
     }
 
+    /// The bytes of `node`, as [`Classifier::raw`] gives its text: for
+    /// what reads bytes, without the text's checks of character boundaries.
+    #[inline]
+    fn raw_bytes(&self, node: Node) -> &'a [u8] {
+        self.text.as_bytes().get(node.start..node.end).unwrap_or_default()
+    }
+
     #[inline]
     fn inner_bytes(&self, index: usize) -> &'a [u8] {
         self.text.as_bytes().get(self.node(index).inside_quotes()).unwrap_or_default()
@@ -261,7 +268,7 @@ impl<'a, 't> Classifier<'a, 't> {
         let node = self.node(value);
         match node.kind {
             NodeKind::String => Ok(Some(Id::Str(self.name(value).decode()))),
-            NodeKind::Number => number::integer(self.raw(value)).map(|n| Some(Id::Int(n))).ok_or(node.start),
+            NodeKind::Number => number::integer(self.raw_bytes(node)).map(|n| Some(Id::Int(n))).ok_or(node.start),
             NodeKind::Null => Ok(None),
             _ => Err(node.start),
         }
@@ -281,6 +288,7 @@ impl<'a, 't> Classifier<'a, 't> {
         self.node(value).kind == NodeKind::String && self.string_is(value, expected)
     }
 
+    #[inline]
     fn params(&self, value: usize) -> Result<RawJson<'a>, Fault> {
         let node = self.node(value);
         match node.kind {
@@ -339,7 +347,7 @@ impl<'a, 't> Classifier<'a, 't> {
         let code = code.ok_or(Fault::new(Reason::MissingErrorCode, node.start))?;
         let code_node = self.node(code);
         let code = match code_node.kind {
-            NodeKind::Number => number::integer(self.raw(code)),
+            NodeKind::Number => number::integer(self.raw_bytes(code_node)),
             _ => None,
         }
         .ok_or(Fault::new(Reason::InvalidErrorCode, code_node.start))?;
@@ -386,7 +394,8 @@ impl<'a, 't> Classifier<'a, 't> {
         let bytes = self.text.as_bytes();
         let mut found = [None; K];
         let mut repeated = None;
-        let mut others = Pairwise::default();
+        // Made at the first other name: most envelopes have none.
+        let mut others = None;
         for (index, node) in tape::members(self.tape, object) {
             let slot = match slot_of(bytes, node) {
                 Some(slot) => Some(slot),
@@ -421,10 +430,10 @@ impl<'a, 't> Classifier<'a, 't> {
     /// Whether the name node at `index`, wanted by no slot, repeats an
     /// earlier such name of a small object (`others` holds them).
     #[inline(never)]
-    fn repeats_an_other(&self, others: &mut Pairwise, index: usize, node: Node) -> bool {
+    fn repeats_an_other(&self, others: &mut Option<Pairwise>, index: usize, node: Node) -> bool {
         let inner = self.text.get(node.inside_quotes()).unwrap_or_default();
         let name = JsonStr::from_inner(inner, string::has_backslash(inner.as_bytes()));
-        others.see(index, |earlier| self.name(earlier).same_as(name))
+        others.get_or_insert_default().see(index, |earlier| self.name(earlier).same_as(name))
     }
 
     /// [`Classifier::scan_members`] in an object that may be large: its

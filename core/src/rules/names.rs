@@ -52,8 +52,9 @@ const RESULT_TYPE: [u64; 2] = [word("resultTy"), word("pe")];
 #[inline(always)]
 fn first_word(bytes: &[u8], name: Node) -> Option<(u64, usize)> {
     let len = name.end.wrapping_sub(name.start).wrapping_sub(2);
-    let word = bytes.get(name.start + 1..)?.first_chunk::<8>()?;
-    Some((u64::from_le_bytes(*word), len))
+    let at = name.start + 1;
+    let word = <[u8; 8]>::try_from(bytes.get(at..at + 8)?).ok()?;
+    Some((u64::from_le_bytes(word), len))
 }
 
 /// The text of the string node `name`, between its quotes.
