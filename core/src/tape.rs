@@ -321,10 +321,9 @@ impl Iterator for Members<'_> {
     #[inline]
     fn next(&mut self) -> Option<(usize, Node)> {
         let index = self.at;
-        let name = self.nodes.get(index)?;
+        let [name, value] = self.nodes.get(index..)?.first_chunk::<2>()?;
         // A malformed tape (a bug, not input) ends the walk rather than
         // looping: the next member is always further on.
-        let value = self.nodes.get(index + 1)?;
         self.at = (value.next as usize).max(index + 2);
         Some((index, name.unpack()))
     }

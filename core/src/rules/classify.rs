@@ -197,7 +197,7 @@ impl<'a, 't> Classifier<'a, 't> {
         }
         match m.jsonrpc {
             None => return Err(fail(Reason::MissingJsonrpc, start)),
-            Some(v) if !self.is_string(v.value(), "2.0") => {
+            Some(v) if !self.is_version(v.value()) => {
                 return Err(fail(Reason::InvalidJsonrpc, self.node(v.value()).start));
             }
             Some(_) => {}
@@ -283,9 +283,12 @@ impl<'a, 't> Classifier<'a, 't> {
         Some(JsonStr::from_inner(inner, string::has_backslash(inner.as_bytes())).decode())
     }
 
+    /// Whether the value at `value` is the string `2.0`: spelled plainly,
+    /// five bytes with its quotes, compared at once; escaped, longer.
     #[inline(always)]
-    fn is_string(&self, value: usize, expected: &str) -> bool {
-        self.node(value).kind == NodeKind::String && self.string_is(value, expected)
+    fn is_version(&self, value: usize) -> bool {
+        let node = self.node(value);
+        node.kind == NodeKind::String && (self.raw_bytes(node) == b"\"2.0\"" || self.escaped_is(value, "2.0"))
     }
 
     #[inline]

@@ -1,10 +1,12 @@
 //! The member names the rules look for, recognised by their bytes.
 //!
-//! A name spelled plainly (most are) is matched as one little-endian word
-//! of the message's bytes under a mask of its length: one load and one
-//! comparison a name, where a byte-by-byte match takes one a byte. Names
-//! near the end of the message, where fewer than eight bytes are left to
-//! load, are matched as slices. Escaped names match none of these: the
+//! A name spelled plainly (most are) is read as one little-endian word of
+//! the message's bytes. Three bits of its first byte pick the only wanted
+//! name it can be (every set of names here differs in them: checked when
+//! the crate compiles), and one comparison under a mask of that name's
+//! length decides: no branch on the name's length or letters. Names near
+//! the end of the message, where fewer than eight bytes are left to load,
+//! are matched as slices. Escaped names match none of these: the
 //! classifier decodes them.
 
 use crate::tape::Node;
@@ -30,80 +32,83 @@ const fn word(name: &str) -> u64 {
     word
 }
 
-/// The mask that keeps the first `len` bytes of a word (`len` at most 8).
-const fn mask(len: usize) -> u64 {
-    if len >= 8 { u64::MAX } else { (1 << (8 * len)) - 1 }
+/// A wanted name as the lookup compares it.
+#[derive(Clone, Copy)]
+struct Entry {
+    word: u64,
+    /// Keeps the name's bytes of a word.
+    mask: u64,
+    /// The name's length; `usize::MAX` for no name (no text has it).
+    len: usize,
+    slot: usize,
 }
 
-const ID: u64 = word("id");
-const ERROR: u64 = word("error");
-const METHOD: u64 = word("method");
-const PARAMS: u64 = word("params");
-const RESULT: u64 = word("result");
-const JSONRPC: u64 = word("jsonrpc");
-const CODE: u64 = word("code");
-const DATA: u64 = word("data");
-const MESSAGE: u64 = word("message");
+/// Names of at most eight bytes, each found by three bits of its first
+/// byte (from bit `shift`).
+struct Lookup {
+    entries: [Entry; 8],
+    shift: u32,
+}
+
+impl Lookup {
+    /// The lookup of `names` (their slots are their places), by the bits of
+    /// the first byte from `shift`; fails to compile if two names share
+    /// them or a name is longer than a word.
+    #[allow(clippy::indexing_slicing, reason = "run only as the crate compiles: a bad index fails the build")]
+    const fn new(names: &[&str], shift: u32) -> Lookup {
+        let none = Entry { word: 0, mask: 0, len: usize::MAX, slot: 0 };
+        let mut entries = [none; 8];
+        let mut slot = 0;
+        while slot < names.len() {
+            let name = names[slot].as_bytes();
+            assert!(!name.is_empty() && name.len() <= 8, "a wanted name fits in a word");
+            let at = ((name[0] >> shift) & 7) as usize;
+            assert!(entries[at].len == usize::MAX, "wanted names differ in the bits that pick them");
+            let mask = if name.len() == 8 { u64::MAX } else { (1 << (8 * name.len())) - 1 };
+            entries[at] = Entry { word: word(names[slot]), mask, len: name.len(), slot };
+            slot += 1;
+        }
+        Lookup { entries, shift }
+    }
+
+    /// The slot of the string node `name`, spelled plainly.
+    #[inline(always)]
+    fn slot(&self, bytes: &[u8], name: Node, names: &[&str]) -> Option<usize> {
+        let len = name.end.wrapping_sub(name.start).wrapping_sub(2);
+        let at = name.start + 1;
+        let Some(word) = bytes.get(at..at + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) else {
+            return slot_of_slice(bytes.get(name.inside_quotes()).unwrap_or_default(), names);
+        };
+        let word = u64::from_le_bytes(word);
+        let entry = self.entries.get((word >> self.shift) as usize & 7)?;
+        (entry.len == len && word & entry.mask == entry.word).then_some(entry.slot)
+    }
+}
+
+/// A name's slot among `names` near the end of the message.
+#[inline(never)]
+fn slot_of_slice(name: &[u8], names: &[&str]) -> Option<usize> {
+    names.iter().position(|wanted| wanted.as_bytes() == name)
+}
+
+/// Bits 1 to 3 of the first byte tell the envelope's names apart.
+const ENVELOPE: Lookup = Lookup::new(&ENVELOPE_MEMBERS, 1);
+
+/// Bits 0 to 2 of the first byte tell the error object's names apart.
+const ERROR: Lookup = Lookup::new(&ERROR_MEMBERS, 0);
+
 const RESULT_TYPE: [u64; 2] = [word("resultTy"), word("pe")];
-
-/// The eight bytes of the message from the first byte of the string node
-/// `name`'s text, as a word, with the length of that text; `None` when
-/// fewer than eight bytes are left.
-#[inline(always)]
-fn first_word(bytes: &[u8], name: Node) -> Option<(u64, usize)> {
-    let len = name.end.wrapping_sub(name.start).wrapping_sub(2);
-    let at = name.start + 1;
-    let word = <[u8; 8]>::try_from(bytes.get(at..at + 8)?).ok()?;
-    Some((u64::from_le_bytes(word), len))
-}
-
-/// The text of the string node `name`, between its quotes.
-#[inline(always)]
-fn inner(bytes: &[u8], name: Node) -> &[u8] {
-    bytes.get(name.inside_quotes()).unwrap_or_default()
-}
 
 /// The slot in [`ENVELOPE_MEMBERS`] of a name spelled plainly.
 #[inline(always)]
 pub(crate) fn envelope_slot(bytes: &[u8], name: Node) -> Option<usize> {
-    let Some((word, len)) = first_word(bytes, name) else {
-        return envelope_slot_of_slice(inner(bytes, name));
-    };
-    match len {
-        2 if word & mask(2) == ID => Some(1),
-        5 if word & mask(5) == ERROR => Some(5),
-        6 => match word & mask(6) {
-            METHOD => Some(2),
-            PARAMS => Some(3),
-            RESULT => Some(4),
-            _ => None,
-        },
-        7 if word & mask(7) == JSONRPC => Some(0),
-        _ => None,
-    }
-}
-
-/// [`envelope_slot`] near the end of the message.
-#[inline(never)]
-fn envelope_slot_of_slice(name: &[u8]) -> Option<usize> {
-    ENVELOPE_MEMBERS.iter().position(|wanted| wanted.as_bytes() == name)
+    ENVELOPE.slot(bytes, name, &ENVELOPE_MEMBERS)
 }
 
 /// The slot in [`ERROR_MEMBERS`] of a name spelled plainly.
 #[inline(always)]
 pub(crate) fn error_slot(bytes: &[u8], name: Node) -> Option<usize> {
-    let Some((word, len)) = first_word(bytes, name) else {
-        return ERROR_MEMBERS.iter().position(|wanted| wanted.as_bytes() == inner(bytes, name));
-    };
-    match len {
-        4 => match word & mask(4) {
-            CODE => Some(0),
-            DATA => Some(2),
-            _ => None,
-        },
-        7 if word & mask(7) == MESSAGE => Some(1),
-        _ => None,
-    }
+    ERROR.slot(bytes, name, &ERROR_MEMBERS)
 }
 
 /// Whether the string node `name` is `resultType` spelled plainly.

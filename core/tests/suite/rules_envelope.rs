@@ -128,12 +128,13 @@ fn an_object_without_envelope_members_is_a_bare_payload() {
 #[test]
 fn jsonrpc_must_be_exactly_the_string_2_0() {
     assert_eq!(verdict(LATEST, r#"{"id":1,"method":"m"}"#), invalid("missing-jsonrpc", 0));
-    for value in [r#""2""#, r#""1.0""#, "2.0", r#""2.0 ""#, "null", r#"["2.0"]"#] {
+    for value in [r#""2""#, r#""1.0""#, "2.0", r#""2.0 ""#, r#""2.00""#, r#""\u0032.1""#, "null", r#"["2.0"]"#] {
         let input = format!(r#"{{"jsonrpc":{value},"id":1,"method":"m"}}"#);
         assert_eq!(verdict(LATEST, &input), invalid("invalid-jsonrpc", 11), "{value}");
     }
     // Escapes are decoded before the comparison.
     assert_eq!(verdict(LATEST, r#"{"jsonrpc":"\u0032.0","method":"m"}"#), valid(Kind::Notification));
+    assert_eq!(verdict(LATEST, r#"{"jsonrpc":"2\u002e0","method":"m"}"#), valid(Kind::Notification));
 }
 
 #[test]
