@@ -167,6 +167,7 @@ impl<'a, 't> Classifier<'a, 't> {
         tape::members(self.tape, object).map(|(name, _)| Member::at(name))
     }
 
+    #[inline(always)]
     fn message(&mut self, object: usize) -> Result<Message<'a>, Error<'a>> {
         let start = self.node(object).start;
         if self.node(object).kind != NodeKind::Object {
