@@ -230,9 +230,10 @@ impl<'a, 't> Classifier<'a, 't> {
             };
             return Ok(match id_read {
                 None => Message::Notification(Notification { method, params }),
-                Some((_, read)) => {
-                    Message::Request(Request { id: read.ok().flatten().unwrap_or(Id::Null), method, params })
-                }
+                // Matched rather than `unwrap_or(Id::Null)`, whose unused
+                // default is dropped through a call.
+                Some((_, Ok(Some(id)))) => Message::Request(Request { id, method, params }),
+                Some(_) => Message::Request(Request { id: Id::Null, method, params }),
             });
         }
 
@@ -245,7 +246,10 @@ impl<'a, 't> Classifier<'a, 't> {
             }
             let (result, result_type) =
                 self.result(result.value()).map_err(|fault| fail(fault.reason, fault.offset))?;
-            let id = id_read.and_then(|(_, read)| read.ok().flatten()).unwrap_or(Id::Null);
+            let id = match id_read {
+                Some((_, Ok(Some(id)))) => id,
+                _ => Id::Null,
+            };
             return Ok(Message::Result(ResultResponse { id, result, result_type }));
         }
 
@@ -265,6 +269,7 @@ impl<'a, 't> Classifier<'a, 't> {
 
     /// `Ok(None)` for `null`; `Err(offset)` for anything but a string or an
     /// integer.
+    #[inline(always)]
     fn id(&self, value: usize) -> Result<Option<Id<'a>>, usize> {
         let node = self.node(value);
         match node.kind {
@@ -292,7 +297,7 @@ impl<'a, 't> Classifier<'a, 't> {
         node.kind == NodeKind::String && (self.raw_bytes(node) == b"\"2.0\"" || self.escaped_is(value, "2.0"))
     }
 
-    #[inline]
+    #[inline(always)]
     fn params(&self, value: usize) -> Result<RawJson<'a>, Fault> {
         let node = self.node(value);
         match node.kind {
