@@ -9,7 +9,9 @@
 //! ```
 //!
 //! Contenders: serde, simd, reference, struct, sonic-lazy, sonic-value,
-//! ignoredany, simd-tape, floor. A `.jsonl` file is one message a line;
+//! ignoredany, simd-tape, floor; and lines and sse, the reference backend
+//! behind line framing or the event stream, over the messages framed as
+//! one stream (as the framing benches read them). A `.jsonl` file is one message a line;
 //! any other file is one message; `adversarial:NAME` is the generator's
 //! adversarial case of that name (e.g. `adversarial:keys-100000-in-envelope`),
 //! built in memory; `size:KIB` is the scaling group's result message of
@@ -68,11 +70,17 @@ fn main() {
         }
         None => std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}")),
     };
-    let messages: Vec<Vec<u8>> = if path.ends_with(".jsonl") {
+    let mut messages: Vec<Vec<u8>> = if path.ends_with(".jsonl") {
         bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()).map(<[u8]>::to_vec).collect()
     } else {
         vec![bytes]
     };
+    // The framings read the messages as one stream, as the framing benches do.
+    match contender.as_str() {
+        "lines" => messages = vec![common::framing::lines(&messages)],
+        "sse" => messages = vec![common::framing::events(&messages)],
+        _ => {}
+    }
     let mut ours = Ours::new(revision);
     let mut tape = SimdTape::default();
     let mut parse: Contender<'_> = match contender.as_str() {
@@ -85,6 +93,8 @@ fn main() {
         "ignoredany" => Box::new(common::serde_ignored_any),
         "simd-tape" => Box::new(|m| tape.parse(m)),
         "floor" => Box::new(common::utf8_floor),
+        "lines" => Box::new(|s| Some(common::framing::lines_checked(&mut ours.reference, s)).filter(|&n| n > 0).map(|_| "lines")),
+        "sse" => Box::new(|s| Some(common::framing::events_checked(&mut ours.reference, s)).filter(|&n| n > 0).map(|_| "sse")),
         other => {
             eprintln!("profile: no contender {other}");
             std::process::exit(2);
