@@ -93,8 +93,12 @@ fn main() {
         "ignoredany" => Box::new(common::serde_ignored_any),
         "simd-tape" => Box::new(|m| tape.parse(m)),
         "floor" => Box::new(common::utf8_floor),
-        "lines" => Box::new(|s| Some(common::framing::lines_checked(&mut ours.reference, s)).filter(|&n| n > 0).map(|_| "lines")),
-        "sse" => Box::new(|s| Some(common::framing::events_checked(&mut ours.reference, s)).filter(|&n| n > 0).map(|_| "sse")),
+        "lines" => Box::new(|s| {
+            Some(common::framing::lines_checked(&mut ours.reference, s)).filter(|&n| n > 0).map(|_| "lines")
+        }),
+        "sse" => Box::new(|s| {
+            Some(common::framing::events_checked(&mut ours.reference, s)).filter(|&n| n > 0).map(|_| "sse")
+        }),
         other => {
             eprintln!("profile: no contender {other}");
             std::process::exit(2);

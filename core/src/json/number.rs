@@ -7,16 +7,44 @@
 
 use crate::fault::{Fault, Reason};
 
+/// The offset of the first byte from `i` that is no digit (or the end):
+/// eight bytes at a time, for long digit strings, where a byte loop spends
+/// four or five instructions a digit. (Looking at the first byte alone
+/// before loading a word, for integer parts of one digit, saves the
+/// huge-exponents class 4 % and costs small messages 0.25 % and medium
+/// ones 0.25 %: not kept.)
 #[inline]
-fn skip_digits(bytes: &[u8], i: usize) -> usize {
+fn skip_digits(bytes: &[u8], mut i: usize) -> usize {
+    while let Some(word) = bytes.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+        let not_digits = not_digits(u64::from_le_bytes(word));
+        if not_digits != 0 {
+            return i + (not_digits.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
     let rest = bytes.get(i..).unwrap_or_default();
     i + rest.iter().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len())
 }
 
+/// The high bit of each byte of `word` (little-endian) that is no ASCII
+/// digit; the lowest one set marks the first such byte exactly. Each byte
+/// less `0` is a digit when under 10: adding 118 sets its high bit past 9,
+/// and the byte's own high bit marks one that was under `0` or past 127. A
+/// carry only runs upward, past a byte already marked, so the bytes below
+/// the first mark are read as they are.
+#[inline(always)]
+fn not_digits(word: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let offset = word.wrapping_sub(ONES * u64::from(b'0'));
+    (offset | offset.wrapping_add(ONES * 118)) & HIGHS
+}
+
 /// [`skip_digits`] for the short runs of a fraction or an exponent: a byte
 /// loop, without the slice and iterator set-up (5 % fewer instructions on
-/// the huge-exponents class). The integer part keeps the iterator: the
-/// byte loop there costs the walk 3 % on small messages.
+/// the huge-exponents class). The integer part reads words: a byte loop
+/// there cost the walk 3 % on small messages, and the iterator it replaced
+/// cost the long-numbers class (40-digit integers) 2.4 times as many.
 #[inline]
 fn skip_short_digits(bytes: &[u8], mut i: usize) -> usize {
     while bytes.get(i).is_some_and(u8::is_ascii_digit) {
@@ -163,6 +191,27 @@ fn parse_exponent(bytes: &[u8]) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec::Vec;
+
+    #[test]
+    fn digits_end_at_the_first_byte_that_is_no_digit_whatever_it_is_and_wherever() {
+        // Every byte value at every place of runs long and short, with
+        // digits before it (and after it, which must not matter): the word
+        // at a time gives what a byte at a time gives.
+        for len in [0, 1, 7, 8, 9, 15, 16, 17, 40] {
+            for at in 0..=len {
+                for byte in 0..=u8::MAX {
+                    let mut text: Vec<u8> = (0..len + 9).map(|i| b'0' + (i % 10) as u8).collect();
+                    if let Some(b) = text.get_mut(at) {
+                        *b = byte;
+                    }
+                    text.truncate(len + 1);
+                    let expected = text.iter().position(|b| !b.is_ascii_digit()).unwrap_or(text.len());
+                    assert_eq!(skip_digits(&text, 0), expected, "{byte:#x} at {at} of {len}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn integral_forms_are_integers() {
