@@ -392,7 +392,7 @@ impl<'a, 't> Classifier<'a, 't> {
 
     /// [`Classifier::scan_members`] in an object of at most
     /// [`repeats::PAIRWISE_MEMBERS`] members: the usual envelope, kept to
-    /// one load and a comparison or two a wanted name.
+    /// one load and one comparison a wanted name.
     #[inline(always)]
     fn scan_small_members<const K: usize>(
         &self,
