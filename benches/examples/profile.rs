@@ -11,11 +11,11 @@
 //! Contenders: serde, simd, reference, struct, sonic-lazy, sonic-value,
 //! ignoredany, simd-tape, floor; and lines and sse, the reference backend
 //! behind line framing or the event stream, over the messages framed as
-//! one stream (as the framing benches read them). A `.jsonl` file is one message a line;
-//! any other file is one message; `adversarial:NAME` is the generator's
-//! adversarial case of that name (e.g. `adversarial:keys-100000-in-envelope`),
-//! built in memory; `size:KIB` is the scaling group's result message of
-//! that many KiB.
+//! one stream (as the framing benches read them). A `.jsonl` file is one
+//! message a line; any other file is one message; `adversarial:NAME` is
+//! the generator's adversarial case of that name (e.g.
+//! `adversarial:keys-100000-in-envelope`), built in memory; `size:KIB` is
+//! the scaling group's result message of that many KiB.
 
 #![allow(
     clippy::indexing_slicing,
