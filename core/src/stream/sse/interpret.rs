@@ -398,29 +398,27 @@ impl Interpreter {
         let (mut event, mut id) = (None, None);
         let (from, to) = loop {
             let rest = bytes.get(i..).unwrap_or_default();
-            let (field, name) = if rest.starts_with(b"data:") {
-                (Field::Data, 5)
-            } else if rest.starts_with(b"id:") {
-                (Field::Id, 3)
-            } else if rest.starts_with(b"event:") {
-                (Field::Event, 6)
-            } else {
-                return None;
+            // The name told by its first byte, then checked whole.
+            let (field, mut name) = match rest.first() {
+                Some(b'd') if rest.starts_with(b"data:") => (Field::Data, 5),
+                Some(b'i') if rest.starts_with(b"id:") => (Field::Id, 3),
+                Some(b'e') if rest.starts_with(b"event:") => (Field::Event, 6),
+                _ => return None,
             };
-            let mut from = i + name;
-            if bytes.get(from) == Some(&b' ') {
-                from += 1;
+            if rest.get(name) == Some(&b' ') {
+                name += 1;
             }
-            let value = bytes.get(from..).unwrap_or_default();
+            let from = i + name;
+            let value = rest.get(name..).unwrap_or_default();
             let Some(len) = line_end(value) else {
                 return self.cut_line(bytes, (at, lines - 2), field, (event, id), value);
             };
-            let to = from + len;
-            if bytes.get(to) != Some(&b'\n') {
+            if value.get(len) != Some(&b'\n') {
                 return None;
             }
+            let to = from + len;
             i = to + 1;
-            let value = bytes.get(from..to).unwrap_or_default();
+            let value = value.get(..len).unwrap_or_default();
             match field {
                 Field::Data if len <= self.max_size => break (from, to),
                 Field::Event if event.is_none() && len <= MAX_FIELD_LEN => event = Some(value),
