@@ -427,6 +427,19 @@ fn the_usual_event_read_in_one_pass_is_the_event_read_line_by_line() {
 }
 
 #[test]
+fn a_field_whose_name_only_begins_like_a_known_one_is_another_field() {
+    // `evented`, `ids` and `datum` are fields no event reads: ignored, in
+    // one pass as line by line, and the type, id and data stay as they were.
+    let stream = b"evented: x\ndata:1\n\nids: 9\ndata:2\n\ndatum: 3\ndata:4\n\n";
+    let whole = events(50, &[stream]);
+    assert_eq!(data_of(&whole), ["1", "2", "4"]);
+    let message: &[u8] = b"message";
+    assert!(whole.iter().all(|e| e.event_type.as_slice() == message && e.id.is_empty()), "{whole:?}");
+    let bytes: Vec<&[u8]> = stream.chunks(1).collect();
+    assert_eq!(events(50, &bytes), whole);
+}
+
+#[test]
 fn an_event_read_in_one_pass_ends_at_its_own_data_line_whatever_follows() {
     // After `data:ab` and its blank line come a comment and a blank line:
     // no part of them is the event's data, however the bytes arrive.
