@@ -440,9 +440,15 @@ impl<'a, 't> Classifier<'a, 't> {
     /// earlier such name of a small object (`others` holds them).
     #[inline(never)]
     fn repeats_an_other(&self, others: &mut Option<Pairwise>, index: usize, node: Node) -> bool {
-        let inner = self.text.get(node.inside_quotes()).unwrap_or_default();
-        let name = JsonStr::from_inner(inner, string::has_backslash(inner.as_bytes()));
+        let name = self.name_between_quotes(node);
         others.get_or_insert_default().see(index, |earlier| self.name(earlier).same_as(name))
+    }
+
+    /// The member name `node` as text, read between its quotes.
+    #[inline(always)]
+    fn name_between_quotes(&self, node: Node) -> JsonStr<'a> {
+        let inner = self.text.get(node.inside_quotes()).unwrap_or_default();
+        JsonStr::from_inner(inner, string::has_backslash(inner.as_bytes()))
     }
 
     /// [`Classifier::scan_members`] in an object that may be large: its
@@ -473,8 +479,7 @@ impl<'a, 't> Classifier<'a, 't> {
                 *first = Some(Member::at(index));
             }
             if repeated.is_none() {
-                let inner = self.text.get(node.inside_quotes()).unwrap_or_default();
-                let name = JsonStr::from_inner(inner, string::has_backslash(inner.as_bytes()));
+                let name = self.name_between_quotes(node);
                 repeated = table.see(name.hash(), index, |earlier| self.name(earlier).same_as(name));
             }
         }
