@@ -118,8 +118,7 @@ pub(crate) fn is_result_type(bytes: &[u8], name: Node) -> bool {
     if name.end.wrapping_sub(name.start) != "resultType".len() + 2 {
         return false;
     }
-    // Ten bytes and a quote are there: eight from the text's start, and
-    // eight from its third byte (holding its last two and the quote).
+    // The text's ten bytes are there: eight from its start, then two.
     let at = name.start + 1;
     let words =
         bytes.get(at..).and_then(|b| b.first_chunk::<8>()).zip(bytes.get(at + 8..).and_then(|b| b.first_chunk::<2>()));
