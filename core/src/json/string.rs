@@ -37,19 +37,27 @@ const HEX: [u8; 256] = {
 /// bits set marks it, whatever digits it is or-ed with.
 const NOT_HEX: u8 = 0xFF;
 
+/// The four hex digits at `at..at + 4` as the value they spell, when all
+/// four are there and hex (the usual case), four at a time from a table;
+/// else `None`, and [`hex4`] says which fault it is.
+#[inline(always)]
+fn hex4_quick(bytes: &[u8], at: usize) -> Option<u32> {
+    let &[a, b, c, d] = bytes.get(at..)?.first_chunk::<4>()?;
+    let hex = |byte: u8| u32::from(HEX.get(usize::from(byte)).copied().unwrap_or(NOT_HEX));
+    let (a, b, c, d) = (hex(a), hex(b), hex(c), hex(d));
+    if (a | b | c | d) & 0xF0 != 0 {
+        return None;
+    }
+    Some(a << 12 | b << 8 | c << 4 | d)
+}
+
 /// The four hex digits at `at..at + 4`, or the fault: `unexpected-end` if the
 /// input stops first, `invalid-escape` (at `escape`) if one is not hex.
-/// Four at a time from a table (the common case: all four there), else
-/// one by one.
-#[inline]
+/// [`hex4_quick`] when all four are there, else one by one.
+#[inline(never)]
 fn hex4(bytes: &[u8], at: usize, escape: usize) -> Result<u32, Fault> {
-    if let Some(&[a, b, c, d]) = bytes.get(at..).and_then(<[u8]>::first_chunk::<4>) {
-        let hex = |byte: u8| u32::from(HEX.get(usize::from(byte)).copied().unwrap_or(NOT_HEX));
-        let (a, b, c, d) = (hex(a), hex(b), hex(c), hex(d));
-        if (a | b | c | d) & 0xF0 != 0 {
-            return Err(Fault::new(Reason::InvalidEscape, escape));
-        }
-        return Ok(((a * 16 + b) * 16 + c) * 16 + d);
+    if bytes.len().saturating_sub(at) >= 4 {
+        return hex4_quick(bytes, at).ok_or(Fault::new(Reason::InvalidEscape, escape));
     }
     let mut value = 0;
     for i in at..at + 4 {
@@ -109,34 +117,47 @@ fn read_unicode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), Fault> 
 
 /// The `\u` escape whose backslash is at `at`, checked: the scalar value
 /// it stands for (a surrogate pair's, whole) and how many bytes it takes
-/// (6, or 12 for a pair).
+/// (6, or 12 for a pair). The usual escape, four hex digits that are no
+/// surrogate, is two tests; faults and pairs are out of line.
 #[inline(always)]
 fn unicode_escape(bytes: &[u8], at: usize) -> Result<(u32, usize), Fault> {
-    let unit = hex4(bytes, at + 2, at)?;
-    match unit {
-        0xD800..=0xDBFF => {
-            // A high surrogate needs `\uDC00`..`\uDFFF` right after it.
-            let lone = Fault::new(Reason::LoneSurrogate, at);
-            match (bytes.get(at + 6), bytes.get(at + 7)) {
-                (None, _) | (Some(b'\\'), None) => Err(Fault::new(Reason::UnexpectedEnd, bytes.len())),
-                (Some(b'\\'), Some(b'u')) => {
-                    // Any fault but the end of input makes the first
-                    // escape lone, so the offset given for it is unused.
-                    let low = match hex4(bytes, at + 8, at) {
-                        Ok(low) => low,
-                        Err(fault) if fault.reason == Reason::UnexpectedEnd => return Err(fault),
-                        Err(_) => return Err(lone),
-                    };
-                    if !(0xDC00..=0xDFFF).contains(&low) {
-                        return Err(lone);
-                    }
-                    Ok((0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), 12))
-                }
-                _ => Err(lone),
+    let unit = match hex4_quick(bytes, at + 2) {
+        Some(unit) => unit,
+        None => hex4(bytes, at + 2, at)?,
+    };
+    if unit & 0xF800 != 0xD800 {
+        return Ok((unit, 6));
+    }
+    surrogate_escape(bytes, at, unit)
+}
+
+/// The rest of a `\u` escape whose unit is a surrogate: a high one needs
+/// `\uDC00`..`\uDFFF` right after it, a low one may not stand alone.
+#[inline(never)]
+fn surrogate_escape(bytes: &[u8], at: usize, unit: u32) -> Result<(u32, usize), Fault> {
+    let lone = Fault::new(Reason::LoneSurrogate, at);
+    if unit >= 0xDC00 {
+        return Err(lone);
+    }
+    match (bytes.get(at + 6), bytes.get(at + 7)) {
+        (None, _) | (Some(b'\\'), None) => Err(Fault::new(Reason::UnexpectedEnd, bytes.len())),
+        (Some(b'\\'), Some(b'u')) => {
+            // Any fault but the end of input makes the first escape lone,
+            // so the offset given for it is unused.
+            let low = match hex4_quick(bytes, at + 8) {
+                Some(low) => low,
+                None => match hex4(bytes, at + 8, at) {
+                    Ok(low) => low,
+                    Err(fault) if fault.reason == Reason::UnexpectedEnd => return Err(fault),
+                    Err(_) => return Err(lone),
+                },
+            };
+            if !(0xDC00..=0xDFFF).contains(&low) {
+                return Err(lone);
             }
+            Ok((0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), 12))
         }
-        0xDC00..=0xDFFF => Err(Fault::new(Reason::LoneSurrogate, at)),
-        _ => Ok((unit, 6)),
+        _ => Err(lone),
     }
 }
 
