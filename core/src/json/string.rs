@@ -214,13 +214,17 @@ fn stops16_words(block: [u8; 16]) -> u32 {
 #[cfg(not(any(target_feature = "sse2", target_feature = "neon", target_feature = "simd128")))]
 use stops16_words as stops16;
 
-/// Plain content from `i`, sixteen bytes at a time (short strings, the
-/// envelope's usual ones), then with memchr once the string has proved long
-/// (long strings, such as base64 images, are where SIMD pays): the offset of
-/// the first `"`, `\\` or control character, or `bytes.len()`.
+/// Plain content from `i`, sixteen bytes at a time for up to 256 bytes
+/// (names, methods, and the runs of text between escapes), then with memchr
+/// once the string has proved long (long strings, such as base64 images, are
+/// where its wider kernels pay): the offset of the first `"`, `\\` or control
+/// character, or `bytes.len()`.
 #[inline(always)]
 fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
-    for _ in 0..4 {
+    // 16 blocks measured best: at 4 (64 bytes) memchr's set-up ran for many
+    // runs of text, medium messages +7 %; at 24 or 32 the loop compiles
+    // worse (+8 % on medium messages).
+    for _ in 0..PLAIN_BLOCKS {
         let Some(&block) = bytes.get(i..).and_then(<[u8]>::first_chunk::<16>) else {
             return skip_plain_tail(bytes, i);
         };
@@ -232,6 +236,9 @@ fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
     }
     skip_plain_long(bytes, i)
 }
+
+/// How many 16-byte blocks [`skip_plain`] searches before memchr takes over.
+const PLAIN_BLOCKS: usize = 16;
 
 /// [`skip_plain`] within the last 16 bytes: a word, then byte by byte.
 #[inline(never)]
