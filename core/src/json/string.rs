@@ -119,12 +119,14 @@ fn escape_len(bytes: &[u8], at: usize) -> Result<usize, Fault> {
 #[allow(clippy::indexing_slicing, reason = "evaluated at compile time: an index out of range fails the build")]
 const ONE_LETTER: [bool; 256] = {
     let mut table = [false; 256];
-    let letters = *b"\"\\/bfnrt";
-    let mut i = 0;
-    while i < letters.len() {
-        table[letters[i] as usize] = true;
-        i += 1;
-    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table[b'/' as usize] = true;
+    table[b'b' as usize] = true;
+    table[b'f' as usize] = true;
+    table[b'n' as usize] = true;
+    table[b'r' as usize] = true;
+    table[b't' as usize] = true;
     table
 };
 
@@ -618,6 +620,22 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn a_space_the_lowest_byte_that_is_no_stop_never_ends_plain_content() {
+        // Spaces at every place of every path: the blocks, the word and the
+        // bytes after it in the last 16, the bytes alone in the last 8; a
+        // stop put after them is found, and nothing before it.
+        for len in 0..=48 {
+            let spaces = alloc::vec![b' '; len];
+            for start in 0..=len {
+                assert_eq!(skip_plain(&spaces, start), len, "len {len}, from {start}");
+                let mut closed = spaces.clone();
+                closed.push(b'"');
+                assert_eq!(skip_plain(&closed, start), len, "len {len} then a quote, from {start}");
             }
         }
     }
