@@ -263,14 +263,13 @@ const PLAIN_BLOCKS: usize = 16;
 
 /// [`skip_plain`] within the last 16 bytes: a word, then byte by byte.
 #[inline(never)]
-fn skip_plain_tail(bytes: &[u8], i: usize) -> usize {
+fn skip_plain_tail(bytes: &[u8], mut i: usize) -> usize {
     if let Some(word) = bytes.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
         let found = stops(u64::from_le_bytes(word));
         if found != 0 {
             return i + (found.trailing_zeros() / 8) as usize;
         }
-        let rest = bytes.get(i + 8..).unwrap_or_default();
-        return i + 8 + rest.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).unwrap_or(rest.len());
+        i += 8;
     }
     let rest = bytes.get(i..).unwrap_or_default();
     i + rest.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).unwrap_or(rest.len())
