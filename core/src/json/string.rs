@@ -149,6 +149,14 @@ fn unicode_escape(bytes: &[u8], at: usize) -> Result<(u32, usize), Fault> {
     if unit & 0xF800 != 0xD800 {
         return Ok((unit, 6));
     }
+    // A high surrogate and its low one, whole: checked here; anything else
+    // (a lone half, a fault) out of line.
+    if unit < 0xDC00
+        && bytes.get(at + 6..at + 8) == Some(b"\\u")
+        && let Some(low @ 0xDC00..=0xDFFF) = hex4_quick(bytes, at + 8)
+    {
+        return Ok((0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), 12));
+    }
     surrogate_escape(bytes, at, unit)
 }
 
@@ -716,8 +724,29 @@ mod tests {
     }
 
     #[test]
+    fn a_surrogate_pair_stands_for_one_character_past_the_basic_plane() {
+        for (raw, c) in
+            [(r"\ud800\udc00", '\u{10000}'), (r"\ud83d\ude00", '\u{1F600}'), (r"\udbff\udfff", '\u{10FFFF}')]
+        {
+            assert_eq!(read_escape(raw.as_bytes(), 0), Ok((c, 12)), "{raw}");
+            assert_eq!(escape_len(raw.as_bytes(), 0), Ok(12), "{raw}");
+        }
+    }
+
+    #[test]
     fn lone_surrogates_are_faults_at_the_backslash() {
-        for (raw, at) in [(r#"\ud800""#, 0), (r"x\udc00", 1), (r"\ud800\u0041", 0), (r"\ud800\n", 0)] {
+        // A low half first is lone whatever follows it, a low half too.
+        for (raw, at) in [
+            (r#"\ud800""#, 0),
+            (r"x\udc00", 1),
+            (r"\ud800\u0041", 0),
+            (r"\ud800\n", 0),
+            (r"\udc00\udc00", 0),
+            (r"\udfff\udc00", 0),
+            (r"\udc01\ude00", 0),
+            (r"\ud800\ud800", 0),
+            (r"\udbff\ue000", 0),
+        ] {
             let bytes = raw.as_bytes();
             let start = bytes.iter().position(|&b| b == b'\\').unwrap_or(0);
             assert_eq!(read_escape(bytes, start), Err(Fault::new(Reason::LoneSurrogate, at)), "{raw}");
