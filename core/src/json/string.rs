@@ -746,6 +746,10 @@ mod tests {
             (r"\udc01\ude00", 0),
             (r"\ud800\ud800", 0),
             (r"\udbff\ue000", 0),
+            // Digits of a low half where no `\u` leads them, or past a
+            // high half's real neighbour: not its pair.
+            (r"\ud800xxdc00", 0),
+            (r"xx\ud800\u0041xxdc00", 2),
         ] {
             let bytes = raw.as_bytes();
             let start = bytes.iter().position(|&b| b == b'\\').unwrap_or(0);
