@@ -12,10 +12,6 @@ use core::cmp::Ordering;
 
 use crate::fault::{Fault, Reason};
 
-fn hex_digit(byte: u8) -> Option<u32> {
-    char::from(byte).to_digit(16)
-}
-
 /// Each byte's value as a hex digit, or [`NOT_HEX`].
 #[allow(clippy::indexing_slicing, reason = "evaluated at compile time: an index out of range fails the build")]
 const HEX: [u8; 256] = {
@@ -39,7 +35,7 @@ const NOT_HEX: u8 = 0xFF;
 
 /// The four hex digits at `at..at + 4` as the value they spell, when all
 /// four are there and hex (the usual case), four at a time from a table;
-/// else `None`, and [`hex4`] says which fault it is.
+/// else `None`, and [`hex4_fault`] says which fault it is.
 #[inline(always)]
 fn hex4_quick(bytes: &[u8], at: usize) -> Option<u32> {
     let &[a, b, c, d] = bytes.get(at..)?.first_chunk::<4>()?;
@@ -51,25 +47,19 @@ fn hex4_quick(bytes: &[u8], at: usize) -> Option<u32> {
     Some(a << 12 | b << 8 | c << 4 | d)
 }
 
-/// The four hex digits at `at..at + 4`, or the fault: `unexpected-end` if the
-/// input stops first, `invalid-escape` (at `escape`) if one is not hex.
-/// [`hex4_quick`] when all four are there, else one by one.
+/// Why the four hex digits at `at..at + 4` are not there, where
+/// [`hex4_quick`] found them not all there or not all hex:
+/// `invalid-escape` (at `escape`) if one that is there is not hex, else
+/// `unexpected-end` (the input stops first).
+#[cold]
 #[inline(never)]
-fn hex4(bytes: &[u8], at: usize, escape: usize) -> Result<u32, Fault> {
-    if bytes.len().saturating_sub(at) >= 4 {
-        return hex4_quick(bytes, at).ok_or(Fault::new(Reason::InvalidEscape, escape));
+fn hex4_fault(bytes: &[u8], at: usize, escape: usize) -> Fault {
+    let digits = bytes.get(at..).unwrap_or_default().iter().take(4);
+    if digits.copied().all(|byte| byte.is_ascii_hexdigit()) {
+        Fault::new(Reason::UnexpectedEnd, bytes.len())
+    } else {
+        Fault::new(Reason::InvalidEscape, escape)
     }
-    let mut value = 0;
-    for i in at..at + 4 {
-        let Some(&byte) = bytes.get(i) else {
-            return Err(Fault::new(Reason::UnexpectedEnd, bytes.len()));
-        };
-        let Some(digit) = hex_digit(byte) else {
-            return Err(Fault::new(Reason::InvalidEscape, escape));
-        };
-        value = value * 16 + digit;
-    }
-    Ok(value)
 }
 
 /// Reads the escape sequence whose backslash is at `at`: the character it
@@ -142,51 +132,43 @@ fn read_unicode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), Fault> 
 /// surrogate, is two tests; faults and pairs are out of line.
 #[inline(always)]
 fn unicode_escape(bytes: &[u8], at: usize) -> Result<(u32, usize), Fault> {
-    let unit = match hex4_quick(bytes, at + 2) {
-        Some(unit) => unit,
-        None => hex4(bytes, at + 2, at)?,
+    let Some(unit) = hex4_quick(bytes, at + 2) else {
+        return Err(hex4_fault(bytes, at + 2, at));
     };
     if unit & 0xF800 != 0xD800 {
         return Ok((unit, 6));
     }
-    // A high surrogate and its low one, whole: checked here; anything else
-    // (a lone half, a fault) out of line.
+    // A high surrogate and its low one, whole, are a pair; anything else is
+    // a fault, told out of line.
     if unit < 0xDC00
         && bytes.get(at + 6..at + 8) == Some(b"\\u")
         && let Some(low @ 0xDC00..=0xDFFF) = hex4_quick(bytes, at + 8)
     {
         return Ok((0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), 12));
     }
-    surrogate_escape(bytes, at, unit)
+    Err(surrogate_fault(bytes, at, unit))
 }
 
-/// The rest of a `\u` escape whose unit is a surrogate: a high one needs
-/// `\uDC00`..`\uDFFF` right after it, a low one may not stand alone.
+/// Why the `\u` escape at `at`, whose unit is a surrogate, is no pair: a
+/// low half (alone, whatever follows), a high half without `\uDC00` to
+/// `\uDFFF` right after it, or the input's end inside that.
+#[cold]
 #[inline(never)]
-fn surrogate_escape(bytes: &[u8], at: usize, unit: u32) -> Result<(u32, usize), Fault> {
+fn surrogate_fault(bytes: &[u8], at: usize, unit: u32) -> Fault {
     let lone = Fault::new(Reason::LoneSurrogate, at);
     if unit >= 0xDC00 {
-        return Err(lone);
+        return lone;
     }
     match (bytes.get(at + 6), bytes.get(at + 7)) {
-        (None, _) | (Some(b'\\'), None) => Err(Fault::new(Reason::UnexpectedEnd, bytes.len())),
-        (Some(b'\\'), Some(b'u')) => {
-            // Any fault but the end of input makes the first escape lone,
-            // so the offset given for it is unused.
-            let low = match hex4_quick(bytes, at + 8) {
-                Some(low) => low,
-                None => match hex4(bytes, at + 8, at) {
-                    Ok(low) => low,
-                    Err(fault) if fault.reason == Reason::UnexpectedEnd => return Err(fault),
-                    Err(_) => return Err(lone),
-                },
-            };
-            if !(0xDC00..=0xDFFF).contains(&low) {
-                return Err(lone);
-            }
-            Ok((0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), 12))
+        (None, _) | (Some(b'\\'), None) => Fault::new(Reason::UnexpectedEnd, bytes.len()),
+        // Its next four bytes, if hex, are no low half ([`unicode_escape`]
+        // read them): the first escape is lone. So it is when one is not
+        // hex, unless the input ends first.
+        (Some(b'\\'), Some(b'u')) if hex4_quick(bytes, at + 8).is_none() => {
+            let fault = hex4_fault(bytes, at + 8, at);
+            if fault.reason == Reason::UnexpectedEnd { fault } else { lone }
         }
-        _ => Err(lone),
+        _ => lone,
     }
 }
 
