@@ -120,8 +120,11 @@ mod tests {
     /// Seeds and every one-byte edit of them: deletions, truncations, and
     /// each position replaced by a byte that matters to the grammar.
     fn edited_documents() -> Vec<Vec<u8>> {
-        let seeds: [&[u8]; 4] = [
+        let seeds: [&[u8]; 5] = [
             br#"{"a":{"b":[1,-2.5e3,true,false,null,"x\u0041y"],"c":{}},"d":[[],[{}]]}"#,
+            // Runs of numbers (read in one loop in payloads), broken by
+            // edits anywhere in them.
+            br#"{"v":[1,-2,3.5,4e2,0,-0.5E-3,6],"w":[[7,8],9,[10]]}"#,
             br#"[{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}],"x":{"y":[0]}}}, 7]"#,
             br#" { "p" : [ { "q" : [ 1 , 2 ] } , "r" ] , "s" : { "t" : { "u" : null } } } "#,
             br#"[[[[[["deep"]]]]],{"k":{"l":{"m":{"n":1}}}}]"#,

@@ -76,12 +76,19 @@ pub(crate) trait Sink {
     fn close(&mut self, node: usize, end: usize);
     /// A string (a member name too), number or literal spans `at..end`.
     fn leaf(&mut self, kind: NodeKind, at: usize, end: usize);
+    /// Whether the numbers that follow one in an array are read in one
+    /// loop: for the payloads validated whole, not for the few levels a
+    /// tape records, whose walk compiled worse with it (+1.7 % on small
+    /// messages).
+    const NUMBER_RUNS: bool = false;
 }
 
 /// The sink that keeps nothing: the walk only validates.
 pub(crate) struct Validate;
 
 impl Sink for Validate {
+    const NUMBER_RUNS: bool = true;
+
     #[inline(always)]
     fn expands(&self, _level: usize) -> bool {
         true
@@ -149,8 +156,23 @@ pub(crate) fn walk<S: Sink>(
                 i = end;
             }
             Some(b'-' | b'0'..=b'9') => {
-                let end = number::scan(bytes, i)?;
+                let mut end = number::scan(bytes, i)?;
                 sink.leaf(NodeKind::Number, i, end);
+                // The numbers that follow this one in an array (vectors,
+                // coordinates, samples), read here rather than each through
+                // the closing loop and the dispatch: the same scans, leaves
+                // and faults, in the same order.
+                if S::NUMBER_RUNS
+                    && bytes.get(end) == Some(&b',')
+                    && stack.len() > base
+                    && stack.last().is_some_and(|frame| !frame.object)
+                {
+                    while bytes.get(end) == Some(&b',') && matches!(bytes.get(end + 1), Some(b'-' | b'0'..=b'9')) {
+                        let start = end + 1;
+                        end = number::scan(bytes, start)?;
+                        sink.leaf(NodeKind::Number, start, end);
+                    }
+                }
                 i = end;
             }
             Some(b't' | b'f' | b'n') => {
