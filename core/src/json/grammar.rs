@@ -167,10 +167,13 @@ pub(crate) fn walk<S: Sink>(
                     && stack.len() > base
                     && stack.last().is_some_and(|frame| !frame.object)
                 {
-                    while bytes.get(end) == Some(&b',') && matches!(bytes.get(end + 1), Some(b'-' | b'0'..=b'9')) {
+                    while matches!(bytes.get(end + 1), Some(b'-' | b'0'..=b'9')) {
                         let start = end + 1;
                         end = number::scan(bytes, start)?;
                         sink.leaf(NodeKind::Number, start, end);
+                        if bytes.get(end) != Some(&b',') {
+                            break;
+                        }
                     }
                 }
                 i = end;
