@@ -1,6 +1,8 @@
 //! `tap --http` under load, against an in-process upstream on loopback:
 //! the latency it adds to an exchange (p50 and p99 of sequential POSTs,
-//! direct and through the tap), how soon an event arrives after the
+//! direct, through a plain TCP relay and through the tap; the relay, this
+//! program again in a process of its own, reads nothing and is the floor
+//! of any proxy, a second loopback hop), how soon an event arrives after the
 //! upstream wrote it (direct and through the tap), and many concurrent
 //! event streams held open at once, each event counted and compared, with
 //! the tap's peak memory and its log's line count.
@@ -118,11 +120,14 @@ fn post(address: SocketAddr, body: String) -> Request<Full<Bytes>> {
         .unwrap()
 }
 
+/// The `p` quantile of `sorted`; 0 for no figures (`--sessions 0`).
 fn percentile(sorted: &[u64], p: f64) -> u64 {
-    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+    let last = sorted.len().saturating_sub(1);
+    sorted.get((last as f64 * p).round() as usize).copied().unwrap_or(0)
 }
 
-/// Round trips of `n` sequential POSTs on one kept-alive connection, in µs.
+/// Round trips of `n` sequential POSTs on one kept-alive connection, in µs,
+/// in the order they ran.
 async fn round_trips(client: &Client<HttpConnector, Full<Bytes>>, address: SocketAddr, n: usize) -> Vec<u64> {
     let mut times = Vec::with_capacity(n);
     for i in 0..n {
@@ -132,7 +137,6 @@ async fn round_trips(client: &Client<HttpConnector, Full<Bytes>>, address: Socke
         let _ = response.into_body().collect().await.unwrap();
         times.push(u64::try_from(start.elapsed().as_micros()).unwrap());
     }
-    times.sort_unstable();
     times
 }
 
@@ -175,6 +179,32 @@ async fn stream(
     (delays, intact && seen == events)
 }
 
+/// Time the process has run on a CPU, in ns, and the times it gave the
+/// CPU up or had it taken (`/proc/PID/schedstat`, `/proc/PID/status`).
+fn cpu_and_switches(pid: u32) -> (u64, u64) {
+    let cpu = std::fs::read_to_string(format!("/proc/{pid}/schedstat"))
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|n| n.parse().ok()))
+        .unwrap_or(0);
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let switches = status
+        .lines()
+        .filter(|l| l.contains("ctxt_switches:"))
+        .filter_map(|l| l.split_whitespace().nth(1).and_then(|n| n.parse::<u64>().ok()))
+        .sum();
+    (cpu, switches)
+}
+
+/// A child process killed when this program ends, whichever way.
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 fn peak_rss_kib(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     status
@@ -189,42 +219,112 @@ fn arg(name: &str, default: u64) -> u64 {
     args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).map_or(default, |v| v.parse().unwrap())
 }
 
-#[tokio::main]
-async fn main() {
+/// The floor of any proxy: this program again, as a process that relays
+/// bytes both ways and reads none (one thread, `TCP_NODELAY` both ways,
+/// as the tap). Prints its address on standard error, as the tap does.
+fn relay(upstream: SocketAddr) {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        eprintln!("relay: listening on http://{}, relaying to {upstream}", listener.local_addr().unwrap());
+        loop {
+            let (mut client, _) = listener.accept().await.unwrap();
+            tokio::spawn(async move {
+                let Ok(mut server) = tokio::net::TcpStream::connect(upstream).await else { return };
+                let _ = (client.set_nodelay(true), server.set_nodelay(true));
+                let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+            });
+        }
+    });
+}
+
+/// Starts `command`, whose first line on standard error names the
+/// address it listens on.
+fn listening(command: &mut Command) -> (std::process::Child, SocketAddr) {
+    let mut child = command
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{command:?}: {e} (build the tap: cargo build --release -p mcp-envelope-cli)"));
+    let mut first = String::new();
+    BufReader::new(child.stderr.take().unwrap()).read_line(&mut first).unwrap();
+    let address =
+        first.split("http://").nth(1).and_then(|a| a.split([',', '/']).next()).unwrap().trim().parse().unwrap();
+    (child, address)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(upstream) = args.iter().position(|a| a == "--relay").and_then(|i| args.get(i + 1)) {
+        return relay(upstream.parse().unwrap());
+    }
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap().block_on(run());
+}
+
+async fn run() {
     let (sessions, events, posts) = (arg("--sessions", 200), arg("--events", 20), arg("--posts", 2000));
     epoch();
     let upstream = serve_upstream().await;
     let exe = std::env::current_exe().unwrap();
     let tap_bin = exe.parent().and_then(|examples| examples.parent()).unwrap().join("mcp-envelope");
     let log = std::env::temp_dir().join(format!("http-load-{}.jsonl", std::process::id()));
-    let mut tap = Command::new(&tap_bin)
-        .args(["tap", "--http", "--listen", "127.0.0.1:0", "--upstream", &format!("http://{upstream}")])
-        .args(["--revision", "2025-11-25", "--log", log.to_str().unwrap()])
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{}: {e} (build it: cargo build --release -p mcp-envelope-cli)", tap_bin.display()));
-    let mut first = String::new();
-    BufReader::new(tap.stderr.take().unwrap()).read_line(&mut first).unwrap();
-    let proxy: SocketAddr = first.split("http://").nth(1).and_then(|a| a.split(',').next()).unwrap().parse().unwrap();
+    let (tap, proxy) = listening(
+        Command::new(&tap_bin)
+            .args(["tap", "--http", "--listen", "127.0.0.1:0", "--upstream", &format!("http://{upstream}")])
+            .args(["--revision", "2025-11-25", "--log", log.to_str().unwrap()]),
+    );
+    let mut tap = Killed(tap);
+    let (relay, relayed) = listening(Command::new(&exe).args(["--relay", &upstream.to_string()]));
+    let relay = Killed(relay);
     let client: Client<HttpConnector, Full<Bytes>> = Client::builder(TokioExecutor::new()).build({
         let mut connector = HttpConnector::new();
         connector.set_nodelay(true);
         connector
     });
 
-    // Warm both paths, then time them alternately.
-    let _ = round_trips(&client, upstream, 200).await;
-    let _ = round_trips(&client, proxy, 200).await;
-    let direct = round_trips(&client, upstream, posts as usize).await;
-    let through = round_trips(&client, proxy, posts as usize).await;
+    // Warm every path, then time them in turn, a block of POSTs each at a
+    // time, so that a busy moment of the machine falls on all three alike.
+    for address in [upstream, relayed, proxy] {
+        let _ = round_trips(&client, address, 200).await;
+    }
+    let (mut direct, mut plain, mut through) = (Vec::new(), Vec::new(), Vec::new());
+    let (relay_before, before) = (cpu_and_switches(relay.0.id()), cpu_and_switches(tap.0.id()));
+    let block = (posts as usize).div_ceil(20);
+    while direct.len() < posts as usize {
+        for (address, times) in [(upstream, &mut direct), (relayed, &mut plain), (proxy, &mut through)] {
+            // The first few after the switch wake a path that sat idle
+            // (caches, the scheduler): not counted, or the blocks' starts
+            // would be the p99.
+            let _ = round_trips(&client, address, 5).await;
+            times.extend(round_trips(&client, address, block).await);
+        }
+    }
+    let (relay_after, after) = (cpu_and_switches(relay.0.id()), cpu_and_switches(tap.0.id()));
+    for times in [&mut direct, &mut plain, &mut through] {
+        times.sort_unstable();
+    }
+    let posts = direct.len() as u64;
+    drop(relay);
+    let added = |over: &[u64], under: &[u64], p| percentile(over, p).saturating_sub(percentile(under, p));
     println!("| round trip of a POST (µs) | p50 | p99 |");
     println!("|---|---|---|");
     println!("| direct | {} | {} |", percentile(&direct, 0.5), percentile(&direct, 0.99));
+    println!("| through a plain TCP relay | {} | {} |", percentile(&plain, 0.5), percentile(&plain, 0.99));
     println!("| through tap --http | {} | {} |", percentile(&through, 0.5), percentile(&through, 0.99));
     println!(
-        "| added | {} | {} |\n",
-        percentile(&through, 0.5).saturating_sub(percentile(&direct, 0.5)),
-        percentile(&through, 0.99).saturating_sub(percentile(&direct, 0.99))
+        "| added by the relay (a second hop) | {} | {} |",
+        added(&plain, &direct, 0.5),
+        added(&plain, &direct, 0.99)
+    );
+    println!("| added by the tap | {} | {} |", added(&through, &direct, 0.5), added(&through, &direct, 0.99));
+    println!("| the tap over the relay | {} | {} |\n", added(&through, &plain, 0.5), added(&through, &plain, 0.99));
+    let per_post = |(cpu0, switches0): (u64, u64), (cpu1, switches1): (u64, u64)| {
+        ((cpu1 - cpu0) as f64 / 1000.0 / posts as f64, (switches1 - switches0) as f64 / posts as f64)
+    };
+    let (tap_cpu, tap_switches) = per_post(before, after);
+    let (relay_cpu, relay_switches) = per_post(relay_before, relay_after);
+    println!(
+        "Time on a CPU an exchange: the tap {tap_cpu:.1} µs ({tap_switches:.1} context switches), \
+         the relay {relay_cpu:.1} µs ({relay_switches:.1}).\n"
     );
 
     let mut delays_direct = stream(&client, upstream, 0, 50, 10).await.0;
@@ -250,14 +350,15 @@ async fn main() {
         delays.extend(d);
     }
     delays.sort_unstable();
-    let rss = peak_rss_kib(tap.id());
-    let _ = Command::new("kill").args(["-INT", &tap.id().to_string()]).status();
-    let _ = tap.wait();
+    let rss = peak_rss_kib(tap.0.id());
+    // SIGINT, so that the tap writes its log out before it goes.
+    let _ = Command::new("kill").args(["-INT", &tap.0.id().to_string()]).status();
+    let _ = tap.0.wait();
     let lines = std::fs::read_to_string(&log).unwrap_or_default();
     let messages = lines.lines().filter(|l| l.contains("\"kind\"")).count() as u64;
     // Two messages per POST timed (and warmed), 52 for the single stream,
     // and each session's request, events and result.
-    let expected = (200 + posts) * 2 + 52 + sessions * (events + 2);
+    let expected = (200 + posts + 5 * 20) * 2 + 52 + sessions * (events + 2);
     println!(
         "{sessions} concurrent sessions, {events} events each, in {:.1} s: {intact} of {sessions} streams intact \
          (every event once, in order, unaltered), {} events received of {}; event delay p50 {} µs, max {} µs; \
@@ -266,7 +367,7 @@ async fn main() {
         delays.len(),
         sessions * events,
         percentile(&delays, 0.5),
-        delays.last().unwrap(),
+        delays.last().copied().unwrap_or(0),
         rss as f64 / 1024.0
     );
     let _ = std::fs::remove_file(&log);
