@@ -70,19 +70,11 @@ pub(crate) fn read_escape(bytes: &[u8], at: usize) -> Result<(char, usize), Faul
     let Some(&letter) = bytes.get(at + 1) else {
         return Err(Fault::new(Reason::UnexpectedEnd, bytes.len()));
     };
-    let simple = match letter {
-        b'"' => '"',
-        b'\\' => '\\',
-        b'/' => '/',
-        b'b' => '\u{8}',
-        b'f' => '\u{c}',
-        b'n' => '\n',
-        b'r' => '\r',
-        b't' => '\t',
-        b'u' => return read_unicode_escape(bytes, at),
-        _ => return Err(Fault::new(Reason::InvalidEscape, at)),
-    };
-    Ok((simple, 2))
+    match ONE_LETTER.get(usize::from(letter)).copied().unwrap_or(0) {
+        0 if letter == b'u' => read_unicode_escape(bytes, at),
+        0 => Err(Fault::new(Reason::InvalidEscape, at)),
+        stands_for => Ok((char::from(stands_for), 2)),
+    }
 }
 
 /// How many bytes the escape sequence whose backslash is at `at` takes,
@@ -95,7 +87,7 @@ fn escape_len(bytes: &[u8], at: usize) -> Result<usize, Fault> {
     // A table look-up and one test, where a `match` on the letter compiled
     // to a jump table (an indirect jump per escape).
     let letter = bytes.get(at + 1).copied().unwrap_or(0);
-    if ONE_LETTER.get(usize::from(letter)).copied().unwrap_or(false) {
+    if ONE_LETTER.get(usize::from(letter)).copied().unwrap_or(0) != 0 {
         return Ok(2);
     }
     if letter == b'u' {
@@ -104,19 +96,21 @@ fn escape_len(bytes: &[u8], at: usize) -> Result<usize, Fault> {
     read_escape(bytes, at).map(|(_, len)| len)
 }
 
-/// The letters of the one-letter escapes (`\"`, `\\`, `\/`, `\b`, `\f`,
-/// `\n`, `\r`, `\t`), marked by byte.
+/// What each one-letter escape stands for (`\"`, `\\`, `\/`, `\b`, `\f`,
+/// `\n`, `\r`, `\t`), by its letter; 0 for any other byte (no one-letter
+/// escape stands for NUL). The one list both [`escape_len`] and
+/// [`read_escape`] read.
 #[allow(clippy::indexing_slicing, reason = "evaluated at compile time: an index out of range fails the build")]
-const ONE_LETTER: [bool; 256] = {
-    let mut table = [false; 256];
-    table[b'"' as usize] = true;
-    table[b'\\' as usize] = true;
-    table[b'/' as usize] = true;
-    table[b'b' as usize] = true;
-    table[b'f' as usize] = true;
-    table[b'n' as usize] = true;
-    table[b'r' as usize] = true;
-    table[b't' as usize] = true;
+const ONE_LETTER: [u8; 256] = {
+    let mut table = [0; 256];
+    table[b'"' as usize] = b'"';
+    table[b'\\' as usize] = b'\\';
+    table[b'/' as usize] = b'/';
+    table[b'b' as usize] = 0x08;
+    table[b'f' as usize] = 0x0C;
+    table[b'n' as usize] = b'\n';
+    table[b'r' as usize] = b'\r';
+    table[b't' as usize] = b'\t';
     table
 };
 
@@ -683,6 +677,30 @@ mod tests {
     fn escapes_decode_to_their_characters() {
         let s = JsonStr::new(r#""a\n\u0041\ud83d\ude00\/""#);
         assert_eq!(s.decode(), "a\nA\u{1F600}/");
+    }
+
+    #[test]
+    fn each_one_letter_escape_stands_for_its_character_and_no_other_letter_is_one() {
+        let escapes = [
+            (b'"', '"'),
+            (b'\\', '\\'),
+            (b'/', '/'),
+            (b'b', '\u{8}'),
+            (b'f', '\u{c}'),
+            (b'n', '\n'),
+            (b'r', '\r'),
+            (b't', '\t'),
+        ];
+        for letter in 0..=u8::MAX {
+            let bytes = [b'\\', letter];
+            let expected = match escapes.iter().find(|&&(l, _)| l == letter) {
+                Some(&(_, c)) => Ok((c, 2)),
+                None if letter == b'u' => Err(Fault::new(Reason::UnexpectedEnd, 2)),
+                None => Err(Fault::new(Reason::InvalidEscape, 0)),
+            };
+            assert_eq!(read_escape(&bytes, 0), expected, "{letter:#x}");
+            assert_eq!(escape_len(&bytes, 0), expected.map(|(_, len)| len), "{letter:#x}");
+        }
     }
 
     #[test]
