@@ -44,7 +44,8 @@ fn not_digits(word: u64) -> u64 {
 /// usually end within their first word: one word test, with the loop for
 /// a longer run or the input's last seven bytes. A byte loop alone cost
 /// the huge-exponents class (`1e400`, `-2.5E-400`) about seven
-/// instructions a digit.
+/// instructions a digit. Not `skip_digits` itself: called from here too,
+/// it is no longer inlined into the walk (small messages +2 to 3 %).
 #[inline(always)]
 fn skip_short_digits(bytes: &[u8], mut i: usize) -> usize {
     if let Some(&word) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
