@@ -2,7 +2,7 @@
 //! memory bounded by the size limit whatever the stream's size.
 
 use mcp_envelope::Limits;
-use mcp_envelope::stream::sse::{Body, EventReader, MAX_FIELD_LEN};
+use mcp_envelope::transport::sse::{Body, EventReader, MAX_FIELD_LEN};
 use mcp_envelope_benches::streams;
 
 #[test]
@@ -12,7 +12,7 @@ fn adversarial_streams_give_their_events_within_the_memory_bound() {
         let mut reader = EventReader::new(max);
         let (mut messages, mut oversized, mut cut, mut ids) = (0, 0, false, 0);
         let mut peak = 0;
-        let mut tally = |event: mcp_envelope::stream::sse::Event<'_>| {
+        let mut tally = |event: mcp_envelope::transport::sse::Event<'_>| {
             match event.body {
                 Body::Data(_) if event.message().is_some() => messages += 1,
                 Body::Oversized { .. } => oversized += 1,

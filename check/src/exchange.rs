@@ -9,8 +9,8 @@ use std::vec::Vec;
 use crate::chunks::{Sizes, split};
 use mcp_envelope::Parser;
 use mcp_envelope::Revision;
-use mcp_envelope::exchange::{Conversation, Exchange, Finding, Flights, Headers, Place, Side};
-use mcp_envelope::stream::sse::{Body, EventReader};
+use mcp_envelope::transport::exchange::{Conversation, Exchange, Finding, Flights, Headers, Place, Side};
+use mcp_envelope::transport::sse::{Body, EventReader};
 use mcp_envelope::write;
 use mcp_envelope::{Envelope, Message};
 
@@ -39,7 +39,7 @@ fn respond(exchange: &mut Exchange, parser: &mut Parser, body: &[u8], chunks: &[
     match exchange.reads_events() {
         Some(true) => {
             let mut reader = EventReader::new(MAX_EVENT);
-            let mut event = |exchange: &mut Exchange, e: mcp_envelope::stream::sse::Event<'_>| {
+            let mut event = |exchange: &mut Exchange, e: mcp_envelope::transport::sse::Event<'_>| {
                 let place = Place::Response { line: e.line, offset: e.offset };
                 if !e.id.is_empty() {
                     exchange.event_id();

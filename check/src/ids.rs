@@ -3,7 +3,7 @@
 use std::vec::Vec;
 
 use mcp_envelope::Id;
-use mcp_envelope::ids::{IdFault, InFlight};
+use mcp_envelope::transport::ids::{IdFault, InFlight};
 use mcp_envelope::{IdReuse, Revision};
 
 /// Steps read from one input. The model has nine ids, so every state the

@@ -8,9 +8,10 @@ use mcp_envelope::Parser;
 use mcp_envelope::Revision;
 use mcp_envelope::backend::{Backend, SerdeJson, SimdJson};
 use mcp_envelope::codes::{self, CodeClass};
+use mcp_envelope::transport::oversized;
 use mcp_envelope::{Envelope, Message};
 use mcp_envelope::{Reason, Reply};
-use mcp_envelope::{check_json, oversized, write};
+use mcp_envelope::{check_json, write};
 
 /// Self-consistency of the serde_json backend's verdicts: the same
 /// properties as [`parse_simd`].

@@ -15,7 +15,7 @@ use crate::{assert_same, shown};
 use mcp_envelope::Parser;
 use mcp_envelope::Revision;
 use mcp_envelope::backend::{SerdeJson, SimdJson};
-use mcp_envelope::stream::sse::{BodyBuf, Event, EventBuf, EventCodec, EventReader, Events, MAX_FIELD_LEN};
+use mcp_envelope::transport::sse::{BodyBuf, Event, EventBuf, EventCodec, EventReader, Events, MAX_FIELD_LEN};
 
 /// What the readers may hold beyond `max_size`: the data's last LF, and the
 /// event type, last event id and a field value being read.

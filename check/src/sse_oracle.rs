@@ -8,7 +8,7 @@
 //!   replacement, and the framing hands the bytes on for the JSON parser
 //!   to reject, so only the events before the oracle's error are compared;
 //! - the framing skips an `event` or `id` value longer than
-//!   [`MAX_FIELD_LEN`](mcp_envelope::stream::sse::MAX_FIELD_LEN) (memory bound);
+//!   [`MAX_FIELD_LEN`](mcp_envelope::transport::sse::MAX_FIELD_LEN) (memory bound);
 //!   the oracle holds any: streams with one are not compared past it.
 
 use core::convert::Infallible;
@@ -20,7 +20,7 @@ use bytes::Bytes;
 use futures_util::Stream;
 use sse_stream::SseByteStream;
 
-use mcp_envelope::stream::sse::{BodyBuf, EventBuf};
+use mcp_envelope::transport::sse::{BodyBuf, EventBuf};
 
 /// One dispatched event as both decoders can say it: its type, the last
 /// event id, its data.

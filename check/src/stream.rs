@@ -12,7 +12,7 @@ use crate::{assert_same, shown};
 use mcp_envelope::Parser;
 use mcp_envelope::Revision;
 use mcp_envelope::backend::{SerdeJson, SimdJson};
-use mcp_envelope::stream::{Frame, Frames, LineCodec, LineReader};
+use mcp_envelope::transport::lines::{Frame, Frames, LineCodec, LineReader};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Owned {

@@ -32,7 +32,7 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
-use mcp_envelope::exchange::{Conversation, Exchange, Headers};
+use mcp_envelope::transport::exchange::{Conversation, Exchange, Headers};
 use mcp_envelope::{Envelope, Error, Id, Message, Parser, Reason, Revision, write};
 use serde_json::{Value, json};
 

@@ -9,7 +9,7 @@ use std::io::{self, BufWriter, Write};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 
-use mcp_envelope::exchange::Severity;
+use mcp_envelope::transport::exchange::Severity;
 use mcp_envelope::{Limits, Revision};
 
 use crate::input::{self, Framing, Piece};

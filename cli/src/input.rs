@@ -6,8 +6,8 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
 
-use mcp_envelope::stream::sse::{Body, Event, EventReader};
-use mcp_envelope::stream::{Frame, LineReader};
+use mcp_envelope::transport::lines::{Frame, LineReader};
+use mcp_envelope::transport::sse::{Body, Event, EventReader};
 
 /// Where a message came from.
 pub struct Origin<'a> {

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use mcp_envelope::exchange::{Finding, Place as ExchangePlace, Severity};
+use mcp_envelope::transport::exchange::{Finding, Place as ExchangePlace, Severity};
 use mcp_envelope::write;
 use serde::Serialize;
 
@@ -473,7 +473,8 @@ pub fn tap_line(place: &TapPlace<'_>, verdict: &Verdict<'_>) -> io::Result<Vec<u
         direction: Some(place.direction),
         line: Some(place.line),
         id_rule: (!place.id_rule.is_empty()).then_some(place.id_rule),
-        id_severity: (!place.id_rule.is_empty()).then_some(mcp_envelope::exchange::Severity::Violation.name()),
+        id_severity: (!place.id_rule.is_empty())
+            .then_some(mcp_envelope::transport::exchange::Severity::Violation.name()),
         glimpse: place.glimpse,
         cut: place.cut,
         ..entry(verdict)?

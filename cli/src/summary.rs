@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use mcp_envelope::exchange::Severity;
+use mcp_envelope::transport::exchange::Severity;
 use mcp_envelope::{Envelope, Error, Id, Kind, Message, Reason, write};
 
 /// An id as the output shows it.

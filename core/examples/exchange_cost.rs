@@ -14,8 +14,8 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use mcp_envelope::exchange::{Conversation, Exchange, Headers, Place};
-use mcp_envelope::stream::sse::EventReader;
+use mcp_envelope::transport::exchange::{Conversation, Exchange, Headers, Place};
+use mcp_envelope::transport::sse::EventReader;
 use mcp_envelope::{Parser, Revision};
 
 /// One seed, split as the corpus README says.

@@ -9,7 +9,7 @@
 
 use std::io::{self, Write};
 
-use mcp_envelope::stream::Frames;
+use mcp_envelope::transport::lines::Frames;
 use mcp_envelope::{Parser, Revision};
 
 #[path = "common/answer.rs"]

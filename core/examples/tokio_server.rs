@@ -6,7 +6,7 @@
 //! ```
 
 use futures_util::{SinkExt, StreamExt};
-use mcp_envelope::stream::LineCodec;
+use mcp_envelope::transport::lines::LineCodec;
 use mcp_envelope::{Parser, Revision};
 use tokio_util::codec::{FramedRead, FramedWrite};
 

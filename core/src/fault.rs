@@ -16,12 +16,12 @@ pub const INVALID_REQUEST: i64 = -32600;
 pub const INVALID_PARAMS: i64 = -32602;
 /// MCP 2026-07-28 `HeaderMismatch`: on Streamable HTTP, a routing header
 /// that is missing, malformed or disagrees with the body (see
-/// [`exchange`](crate::exchange)).
+/// [`exchange`](crate::transport::exchange)).
 pub const HEADER_MISMATCH: i64 = -32020;
 
 /// How binding a broken rule is: of a reason the parser gives
 /// ([`Reason::severity`]) and of an exchange rule
-/// ([`Rule::severity`](crate::exchange::Rule::severity)).
+/// ([`Rule::severity`](crate::transport::exchange::Rule::severity)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Severity {
     /// A MUST or MUST NOT of the specification.
@@ -182,7 +182,7 @@ reasons! {
     /// Streamable HTTP under 2026-07-28: a header that mirrors the body
     /// (`Mcp-Method`, `Mcp-Name`, `MCP-Protocol-Version`) is missing,
     /// malformed or disagrees with it; the offset is the body's value. Never
-    /// from the parser: [`exchange`](crate::exchange) finds it.
+    /// from the parser: [`exchange`](crate::transport::exchange) finds it.
     HeaderMismatch = (HEADER_MISMATCH, "header-mismatch", "a header that mirrors the body is missing, malformed or disagrees with it",
         Some("gateways route on these headers while servers act on the body: both must say the same")),
 }

@@ -108,17 +108,15 @@ mod rules;
 // Size, UTF-8, a backend, the reference scanner when a backend declines,
 // the rules.
 mod parser;
-// What is built on the parser: framing, the exchange rules, grading, ids
-// in flight, oversized messages, writing messages.
-pub mod exchange;
-pub mod grade;
-pub mod ids;
+// Hidden hooks for the workspace's other crates.
 #[doc(hidden)]
 pub mod internal;
-pub mod oversized;
-pub mod stream;
-pub mod write;
+// What is built on the parser: what a program on a transport needs
+// (framing, the exchange rules, ids in flight, oversized messages).
+pub mod grade;
+pub mod transport;
 
+pub use envelope::write;
 pub use envelope::{
     Envelope, ErrorObject, ErrorResponse, Id, Items, Kind, Message, Notification, RawJson, Request, ResultResponse,
 };

@@ -206,7 +206,7 @@ const SIMD_JSON_HEAP_PER_INPUT_BYTE: usize = 15;
 
 #[test]
 fn the_line_reader_copies_only_lines_split_across_chunks_and_never_past_the_limit() {
-    use mcp_envelope::stream::LineReader;
+    use mcp_envelope::transport::lines::LineReader;
     let mut reader = LineReader::new(1000);
     let mut messages = 0;
     // Lines that end in their chunk are lent from it: nothing is copied.
@@ -221,8 +221,9 @@ fn the_line_reader_copies_only_lines_split_across_chunks_and_never_past_the_limi
     reset_peak();
     let live = LIVE.with(Cell::get);
     let mut oversized = 0;
-    reader
-        .feed(&rest, |frame| oversized += usize::from(matches!(frame, mcp_envelope::stream::Frame::Oversized { .. })));
+    reader.feed(&rest, |frame| {
+        oversized += usize::from(matches!(frame, mcp_envelope::transport::lines::Frame::Oversized { .. }))
+    });
     assert_eq!(oversized, 1);
     // The high-water mark above what was live before (a cleared Vec keeps
     // its capacity, so what is live after says nothing).
@@ -232,7 +233,7 @@ fn the_line_reader_copies_only_lines_split_across_chunks_and_never_past_the_limi
 
 #[test]
 fn an_event_s_data_grows_towards_the_limit_never_past_it() {
-    use mcp_envelope::stream::sse::EventReader;
+    use mcp_envelope::transport::sse::EventReader;
     // Data under a 1 MB limit, fed in chunks: the buffer at most doubles
     // what it holds (plus a chunk), and never passes the limit: 600 KB
     // doubling from 512 KiB would reserve 1 MiB; the reader stops at the

@@ -10,8 +10,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Bottom up. `json` and `rules` are laid out file by file (their own
-/// order matters); every other folder is one module.
+/// Bottom up. `json`, `rules` and `transport` are laid out file by file
+/// (their own order matters); every other folder is one module.
 const LAYERS: &[&[&str]] = &[
     // The vocabulary: imports nothing from the crate.
     &["fault"],
@@ -34,16 +34,17 @@ const LAYERS: &[&[&str]] = &[
     &["rules::classify"],
     &["rules"],
     &["parser"],
-    // What is built on the parser.
-    &["ids", "write", "oversized"],
-    &["stream", "exchange"],
+    // What is built on the parser: what a program on a transport needs.
+    &["transport::ids", "transport::oversized", "transport::lines", "transport::sse"],
+    &["transport::exchange"],
+    &["transport"],
     &["grade"],
     &["internal"],
     &["lib"],
 ];
 
 /// Folders whose files are modules of their own in [`LAYERS`].
-const FOLDERS: &[&str] = &["json", "rules"];
+const FOLDERS: &[&str] = &["json", "rules", "transport"];
 
 fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")

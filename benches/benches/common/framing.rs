@@ -13,8 +13,8 @@ use bytes::Bytes;
 use futures_util::Stream;
 use mcp_envelope::Parser;
 use mcp_envelope::backend::Reference;
-use mcp_envelope::stream::LineReader;
-use mcp_envelope::stream::sse::EventReader;
+use mcp_envelope::transport::lines::LineReader;
+use mcp_envelope::transport::sse::EventReader;
 
 /// What a socket read delivers at a time.
 pub const CHUNK: usize = 16 * 1024;
@@ -53,7 +53,7 @@ pub fn lines_checked(parser: &mut Parser<Reference>, stream: &[u8]) -> usize {
     let mut valid = 0;
     for chunk in stream.chunks(CHUNK) {
         reader.feed(chunk, |frame| {
-            if let mcp_envelope::stream::Frame::Message { bytes, .. } = frame {
+            if let mcp_envelope::transport::lines::Frame::Message { bytes, .. } = frame {
                 valid += usize::from(parser.parse(bytes).is_ok());
             }
         });

@@ -12,7 +12,7 @@ use http_body::{Frame, SizeHint};
 use http_body_util::BodyExt;
 use hyper::header::{ACCEPT, CONTENT_TYPE, HOST, HeaderName, HeaderValue};
 use hyper::{Method, Request, Uri};
-use mcp_envelope::stream::sse::EventReader;
+use mcp_envelope::transport::sse::EventReader;
 use tokio::time::{Instant, timeout_at};
 
 use crate::net::{Endpoint, Link};

@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use std::process::Stdio as Piped;
 use std::time::Duration;
 
-use mcp_envelope::stream::{Frame, LineReader};
+use mcp_envelope::transport::lines::{Frame, LineReader};
 use mcp_envelope::{Envelope, Id, Message, Parser, Revision};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, Command};

@@ -1,7 +1,7 @@
 //! The answers both example servers give: one function from a frame to the
 //! bytes to send back (nothing for notifications and responses).
 
-use mcp_envelope::stream::Frame;
+use mcp_envelope::transport::lines::Frame;
 use mcp_envelope::{ErrorObject, Message, Parser, write};
 
 /// The method this server knows, with the result it gives.

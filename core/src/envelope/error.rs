@@ -58,7 +58,7 @@ impl<'a> Error<'a> {
 
     /// The error for a message refused for its size, unread: what the
     /// parser gives for input over `max_size` bytes, and what
-    /// [`Frame::error`](crate::stream::Frame::error) gives for an oversized
+    /// [`Frame::error`](crate::transport::lines::Frame::error) gives for an oversized
     /// line (the offset is the limit, the first byte past what may be read).
     #[must_use]
     pub fn too_large(max_size: usize) -> Error<'static> {

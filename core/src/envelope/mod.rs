@@ -17,6 +17,7 @@ use crate::limits::Limits;
 mod error;
 #[cfg(feature = "serde")]
 mod serialization;
+pub mod write;
 
 pub use error::{Error, Reply};
 

@@ -128,6 +128,6 @@ pub fn clip(text: &str, max: usize) -> String {
 #[must_use]
 pub fn id_json(id: &Id<'_>) -> String {
     let mut out = Vec::new();
-    crate::write::id(&mut out, id);
+    crate::envelope::write::id(&mut out, id);
     String::from_utf8(out).unwrap_or_default()
 }

@@ -91,8 +91,10 @@ fn every_error_type_displays_and_is_a_std_error() {
     let unknown = "2099-01-01".parse::<Revision>().unwrap_err();
     assert!(!std_error(&unknown).is_empty());
     assert!(
-        !std_error(&mcp_envelope::ids::InFlight::new(Revision::V2026_07_28).received(&Id::Int(1)).unwrap_err())
-            .is_empty()
+        !std_error(
+            &mcp_envelope::transport::ids::InFlight::new(Revision::V2026_07_28).received(&Id::Int(1)).unwrap_err()
+        )
+        .is_empty()
     );
 }
 
@@ -182,7 +184,7 @@ fn too_large_is_the_error_the_parser_gives_for_input_over_the_limit() {
     let Err(error) = refused else { panic!("{refused:?}") };
     assert_eq!(error, Error::too_large(16));
     assert_eq!((error.reason(), error.offset()), (Reason::TooLarge, 16));
-    let frame = mcp_envelope::stream::Frame::Oversized { line: 1, offset: 0, len: 40 };
+    let frame = mcp_envelope::transport::lines::Frame::Oversized { line: 1, offset: 0, len: 40 };
     assert_eq!(frame.error(16), Some(Error::too_large(16)));
 }
 

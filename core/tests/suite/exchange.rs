@@ -1,6 +1,6 @@
 //! RULES.md section 8: the rules of one Streamable HTTP exchange.
 
-use mcp_envelope::exchange::{Conversation, Exchange, Headers, Place, Rule};
+use mcp_envelope::transport::exchange::{Conversation, Exchange, Headers, Place, Rule};
 use mcp_envelope::{Parser, Revision, write};
 
 pub(crate) const JSON: (&str, &str) = ("Content-Type", "application/json");

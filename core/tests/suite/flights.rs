@@ -1,7 +1,7 @@
 //! RULES.md section 8, ids across requests: each side's requests in
 //! flight in one conversation, whatever POST or stream carries them.
 
-use mcp_envelope::exchange::{Flights, Place, Rule};
+use mcp_envelope::transport::exchange::{Flights, Place, Rule};
 use mcp_envelope::{Envelope, Message, Parser, Revision};
 
 fn one(revision: Revision, json: &str) -> Message<'static> {

@@ -1,6 +1,6 @@
 //! RULES.md section 4: ids across a conversation.
 
-use mcp_envelope::ids::{IdFault, InFlight};
+use mcp_envelope::transport::ids::{IdFault, InFlight};
 use mcp_envelope::{Id, Revision};
 
 #[test]

@@ -4,7 +4,7 @@
 use std::io::BufReader;
 
 use bytes::BytesMut;
-use mcp_envelope::stream::sse::{BodyBuf, EventBuf, EventCodec, EventReader, Events, MAX_FIELD_LEN};
+use mcp_envelope::transport::sse::{BodyBuf, EventBuf, EventCodec, EventReader, Events, MAX_FIELD_LEN};
 use tokio_util::codec::Decoder;
 
 fn events(max: usize, chunks: &[&[u8]]) -> Vec<EventBuf> {

@@ -1,6 +1,6 @@
 //! RULES.md section 5: newline framing on stdio.
 
-use mcp_envelope::stream::{Frame, FrameBuf, Frames, LineCodec, LineReader};
+use mcp_envelope::transport::lines::{Frame, FrameBuf, Frames, LineCodec, LineReader};
 
 #[derive(Debug, PartialEq, Eq)]
 enum Owned {

@@ -9,8 +9,8 @@ use std::task::{Context, Poll};
 use bytes::Bytes;
 use http_body::{Body, Frame, SizeHint};
 use hyper::body::Incoming;
-use mcp_envelope::exchange::Place;
-use mcp_envelope::stream::sse::EventReader;
+use mcp_envelope::transport::exchange::Place;
+use mcp_envelope::transport::sse::EventReader;
 
 use super::sink::Sink;
 

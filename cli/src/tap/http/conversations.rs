@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use mcp_envelope::Revision;
-use mcp_envelope::exchange::{Conversation, Exchange, Flights};
+use mcp_envelope::transport::exchange::{Conversation, Exchange, Flights};
 
 /// The ids of one conversation, shared by its exchanges.
 pub type SharedFlights = Arc<Mutex<Flights>>;

@@ -39,7 +39,7 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode, Uri, Version};
 use hyper_util::rt::TokioIo;
-use mcp_envelope::exchange::{Exchange, Finding, Flights, Headers, Severity};
+use mcp_envelope::transport::exchange::{Exchange, Finding, Flights, Headers, Severity};
 use mcp_envelope::{Error, Limits, Revision};
 use tokio::net::TcpListener;
 

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use mcp_envelope::exchange::{Exchange, Finding, Place};
-use mcp_envelope::stream::sse::{Body, Event};
+use mcp_envelope::transport::exchange::{Exchange, Finding, Place};
+use mcp_envelope::transport::sse::{Body, Event};
 use mcp_envelope::{Envelope, Error};
 
 use super::State;

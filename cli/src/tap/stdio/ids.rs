@@ -1,8 +1,8 @@
 //! The id rules across both directions of a stdio session, with the
 //! requests the tap could not read whole.
 
-use mcp_envelope::ids::InFlight;
-use mcp_envelope::oversized::Glimpse;
+use mcp_envelope::transport::ids::InFlight;
+use mcp_envelope::transport::oversized::Glimpse;
 use mcp_envelope::{Id, Kind, Revision};
 
 use super::Direction;

@@ -1,8 +1,8 @@
 //! The line a direction is in the middle of, as far as a line too large to
 //! hold still needs it: its first and last bytes, for
-//! [`oversized::glimpse`](mcp_envelope::oversized::glimpse).
+//! [`oversized::glimpse`](mcp_envelope::transport::oversized::glimpse).
 
-use mcp_envelope::oversized::{self, Glimpse};
+use mcp_envelope::transport::oversized::{self, Glimpse};
 
 /// Enough of the head for the members before `params` in any SDK's order.
 const HEAD: usize = 4096;

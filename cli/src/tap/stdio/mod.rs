@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::Duration;
 
-use mcp_envelope::stream::{Frame, LineReader};
+use mcp_envelope::transport::lines::{Frame, LineReader};
 use mcp_envelope::{Kind, Limits, Revision};
 
 use self::ids::Ids;

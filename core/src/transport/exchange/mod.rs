@@ -231,7 +231,7 @@ enum Answer {
 /// One request and its response, judged as they arrive.
 ///
 /// ```
-/// use mcp_envelope::exchange::{Conversation, Exchange, Headers, Place, Severity};
+/// use mcp_envelope::transport::exchange::{Conversation, Exchange, Headers, Place, Severity};
 /// use mcp_envelope::{Parser, Revision, write};
 ///
 /// let body = br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"delete_repo","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;

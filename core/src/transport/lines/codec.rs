@@ -15,7 +15,7 @@ use super::{FrameBuf, Judged, judge};
 /// ```no_run
 /// # async fn run() -> std::io::Result<()> {
 /// use futures_util::{SinkExt, StreamExt};
-/// use mcp_envelope::stream::{FrameBuf, LineCodec};
+/// use mcp_envelope::transport::lines::{FrameBuf, LineCodec};
 /// use tokio_util::codec::{FramedRead, FramedWrite};
 ///
 /// let mut input = FramedRead::new(tokio::io::stdin(), LineCodec::new(1 << 20));

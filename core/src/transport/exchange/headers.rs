@@ -91,7 +91,7 @@ impl<'h> Headers<'h> {
     /// request or response; the others are passed over.
     ///
     /// ```
-    /// use mcp_envelope::exchange::{Header, Headers};
+    /// use mcp_envelope::transport::exchange::{Header, Headers};
     ///
     /// let headers = Headers::from_pairs([("content-type", &b"application/json"[..]), ("mcp-method", b" tools/call ")]);
     /// assert_eq!(headers.mcp_method, Header::One(b"tools/call"));

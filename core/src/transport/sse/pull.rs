@@ -12,7 +12,7 @@ use super::{Event, EventBuf, Interpreter};
 /// owned [`EventBuf`]s.
 ///
 /// ```
-/// use mcp_envelope::stream::sse::Events;
+/// use mcp_envelope::transport::sse::Events;
 ///
 /// let stream = &b"event: endpoint\ndata: /messages?session=1\n\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\n\n"[..];
 /// let mut events = Events::new(stream, 1 << 20);

@@ -8,8 +8,8 @@
 
 use super::{Finding, Place, Rule};
 use crate::envelope::{Id, Message};
-use crate::ids::InFlight;
 use crate::revision::Revision;
+use crate::transport::ids::InFlight;
 
 /// Both sides' requests in flight in one conversation.
 #[derive(Clone, Debug)]

@@ -15,7 +15,7 @@ use super::{EventBuf, Interpreter};
 /// ```no_run
 /// # async fn run(body: impl tokio::io::AsyncRead + Unpin) -> std::io::Result<()> {
 /// use futures_util::StreamExt;
-/// use mcp_envelope::stream::sse::EventCodec;
+/// use mcp_envelope::transport::sse::EventCodec;
 /// use tokio_util::codec::FramedRead;
 ///
 /// let mut events = FramedRead::new(body, EventCodec::new(1 << 20));

@@ -32,7 +32,7 @@
 //! last event id and one field value of at most [`MAX_FIELD_LEN`] each.
 //!
 //! ```
-//! use mcp_envelope::stream::sse::{Body, EventReader};
+//! use mcp_envelope::transport::sse::{Body, EventReader};
 //! use mcp_envelope::{Limits, Parser, Revision};
 //!
 //! let stream = b"id: 0\r\ndata:\r\n\r\n: keep-alive\r\nevent: message\r\nid: 1\r\ndata: {\"jsonrpc\":\"2.0\",\r\ndata:  \"id\":1,\"result\":{}}\r\n\r\n";

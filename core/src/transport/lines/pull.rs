@@ -13,7 +13,7 @@ use super::{Frame, FrameBuf, Judged, Line};
 /// owned [`FrameBuf`]s.
 ///
 /// ```
-/// use mcp_envelope::stream::{Frame, Frames};
+/// use mcp_envelope::transport::lines::{Frame, Frames};
 /// use mcp_envelope::{Limits, Parser, Revision};
 ///
 /// fn count_valid(input: impl std::io::BufRead) -> std::io::Result<usize> {
