@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use mcp_envelope::Id;
 use mcp_envelope::Revision;
-use mcp_envelope::grade::{self, Answer, Outcome, Verdict, Want};
+use mcp_envelope_grade::{self as grade, Answer, Outcome, Verdict, Want};
 
 /// The HTTP statuses an answer may carry, by class.
 const STATUSES: [u16; 8] = [200, 202, 204, 400, 401, 404, 405, 500];

@@ -1,7 +1,8 @@
-//! Hooks for the workspace's unpublished crates: what the fuzz kit's
-//! properties (`mcp-envelope-check`) and the benchmarks' figures per stage
-//! need that the API does not offer. Hidden from the documentation, not
-//! part of the API, and free to change in any release.
+//! Hooks for the workspace's other crates: what the fuzz kit's properties
+//! (`mcp-envelope-check`), the benchmarks' figures per stage and the
+//! probe's grading (`mcp-envelope-grade`, which depends on this exact
+//! version) need that the API does not offer. Hidden from the
+//! documentation, not part of the API, and free to change in any release.
 
 use crate::backend::Backend;
 #[cfg(feature = "simd-json")]
@@ -19,6 +20,16 @@ use crate::revision::Revision;
 /// The fault of a message that is not one JSON value within the limits.
 pub fn tape_stage<B: Backend>(parser: &mut Parser<B>, input: &[u8]) -> Result<(), Fault> {
     parser.tape_stage(input).map(|_| ())
+}
+
+/// The value of the member `name` at the top level of the object `json`,
+/// as a span of it: the parser's member lookup, which ends without a panic
+/// on any text and finds nothing it should not.
+///
+/// # Errors
+/// `duplicate-member` when `name` appears twice.
+pub fn member(json: &str, name: &str) -> Result<Option<core::ops::Range<usize>>, Fault> {
+    crate::json::lookup::member(json, name)
 }
 
 #[cfg(feature = "simd-json")]

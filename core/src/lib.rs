@@ -113,7 +113,6 @@ mod parser;
 pub mod internal;
 // What is built on the parser: what a program on a transport needs
 // (framing, the exchange rules, ids in flight, oversized messages).
-pub mod grade;
 pub mod transport;
 
 pub use envelope::write;

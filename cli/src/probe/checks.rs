@@ -8,13 +8,13 @@ use std::pin::Pin;
 
 use bytes::Bytes;
 use hyper::Method;
-use mcp_envelope::grade::Read;
 use mcp_envelope::{Id, Message, Revision};
+use mcp_envelope_grade::Read;
 use serde_json::{Value, json};
 
 use super::http;
 use super::session::{Sent, Session};
-use mcp_envelope::grade::{self as verdict, Outcome, Verdict, Want};
+use mcp_envelope_grade::{self as verdict, Outcome, Verdict, Want};
 
 /// A check's run.
 pub type Run<'s> = Pin<Box<dyn Future<Output = Outcome> + 's>>;
@@ -864,7 +864,7 @@ async fn result_type(s: &mut Session) -> Outcome {
     });
     let got = missing.map_or_else(
         || format!("{} results, each with it", results.len()),
-        |r| mcp_envelope::grade::clip(&String::from_utf8_lossy(r), 160),
+        |r| mcp_envelope_grade::clip(&String::from_utf8_lossy(r), 160),
     );
     let outcome = Outcome {
         verdict: Verdict::Pass,

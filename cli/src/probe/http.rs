@@ -16,7 +16,7 @@ use mcp_envelope::transport::sse::EventReader;
 use tokio::time::{Instant, timeout_at};
 
 use crate::net::{Endpoint, Link};
-use mcp_envelope::grade::{Answer, clip};
+use mcp_envelope_grade::{Answer, clip};
 
 /// What a request sends beyond its body.
 #[derive(Clone, Debug, Default)]

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use mcp_envelope::grade::{Outcome, Verdict};
+use mcp_envelope_grade::{Outcome, Verdict};
 
 /// One check's outcome, with what names it.
 #[derive(Clone, Debug)]

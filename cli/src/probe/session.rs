@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::http::{self, HttpServer};
 use super::stdio::StdioServer;
 use super::wire::Wire;
-use mcp_envelope::grade::Answer;
+use mcp_envelope_grade::Answer;
 
 /// The transport.
 pub enum Peer {
@@ -318,7 +318,7 @@ impl Sent {
     pub fn describe(&self, http: bool) -> String {
         // The start is enough to show (a padded message is shown by its size).
         let start: Vec<u8> = self.body.iter().flat_map(|c| c.iter().copied()).take(120).collect();
-        let body = mcp_envelope::grade::clip(&String::from_utf8_lossy(&start), 100);
+        let body = mcp_envelope_grade::clip(&String::from_utf8_lossy(&start), 100);
         if !http {
             return body;
         }

@@ -15,7 +15,7 @@ use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
 use tokio::time::timeout;
 
-use mcp_envelope::grade::Answer;
+use mcp_envelope_grade::Answer;
 
 /// A line the server wrote.
 enum Line {
@@ -179,7 +179,7 @@ impl StdioServer {
 
     fn note_stray(&mut self, line: &str) {
         if self.stray.len() < 5 {
-            self.stray.push(mcp_envelope::grade::clip(line, 120));
+            self.stray.push(mcp_envelope_grade::clip(line, 120));
         }
     }
 

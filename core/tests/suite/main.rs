@@ -11,7 +11,6 @@ mod backends;
 mod codes;
 mod exchange;
 mod flights;
-mod grade;
 mod ids;
 mod jsonrpc_spec;
 mod jsontestsuite;

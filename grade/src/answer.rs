@@ -1,14 +1,7 @@
 //! What came back for one thing a prober sent, over either transport, and
 //! the readings of it the grading shares.
 
-use alloc::borrow::ToOwned;
-use alloc::format;
-use alloc::string::{String, ToString};
-use alloc::vec::Vec;
-
-use crate::envelope::{Envelope, Id, Message};
-use crate::parser::Parser;
-use crate::revision::Revision;
+use mcp_envelope::{Envelope, Id, Message, Parser, Revision};
 
 /// What came back.
 #[derive(Clone, Debug, Default)]
@@ -128,6 +121,6 @@ pub fn clip(text: &str, max: usize) -> String {
 #[must_use]
 pub fn id_json(id: &Id<'_>) -> String {
     let mut out = Vec::new();
-    crate::envelope::write::id(&mut out, id);
+    mcp_envelope::write::id(&mut out, id);
     String::from_utf8(out).unwrap_or_default()
 }

@@ -1,16 +1,9 @@
 //! A check's outcome, and the judgements the checks share: an error that
 //! answers what was sent, no answer at all, the results that answer ids.
 
-use alloc::borrow::ToOwned;
-use alloc::format;
-use alloc::string::String;
-use alloc::vec;
-use alloc::vec::Vec;
-
-use super::answer::{Answer, Read, id_json};
-use super::shape::{Shape, shape};
-use crate::envelope::{Id, Message};
-use crate::revision::Revision;
+use crate::answer::{Answer, Read, id_json};
+use crate::shape::{Shape, shape};
+use mcp_envelope::{Id, Message, Revision};
 
 /// How a check came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,8 +1,8 @@
 //! The probe's grading (RULES.md, section 9): what passes for an error, for
 //! no answer, and for the results that answer ids.
 
-use mcp_envelope::grade::{self, Answer, Outcome, Verdict, Want};
 use mcp_envelope::{Id, Revision};
+use mcp_envelope_grade::{self as grade, Answer, Outcome, Verdict, Want};
 
 fn stdio(messages: &[&str]) -> Answer {
     Answer { messages: messages.iter().map(|m| m.as_bytes().to_vec()).collect(), ..Answer::default() }

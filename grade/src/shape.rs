@@ -5,10 +5,7 @@
 //! order mark skipped, bytes that are not UTF-8 replaced, strings run to
 //! the next unescaped quote, nothing validated.
 
-use alloc::string::String;
-use alloc::vec::Vec;
-
-use crate::json::lookup;
+use mcp_envelope::internal;
 
 /// How a message reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,9 +35,9 @@ pub(crate) fn shape(bytes: &[u8]) -> Shape {
     // The strict walk decodes escaped names (`"r\u0065sult"`), which the
     // lenient one leaves as written; a name either finds counts. A name
     // given twice counts as there: which one a reader keeps is its own.
-    let strict = |name: &str| !matches!(lookup::member(text, name), Ok(None));
+    let strict = |name: &str| !matches!(internal::member(text, name), Ok(None));
     let has = |name: &str| value(name).is_some() || strict(name);
-    let strict_id = match lookup::member(text, "id") {
+    let strict_id = match internal::member(text, "id") {
         Ok(None) => false,
         Ok(Some(span)) => text.get(span).is_some_and(|v| v != "null"),
         Err(_) => true,
@@ -133,7 +130,6 @@ fn value_end(bytes: &[u8], at: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alloc::format;
 
     #[test]
     fn the_lenient_reading_gives_each_top_level_name_as_written_and_its_value_trimmed() {
