@@ -32,6 +32,32 @@ pub fn member(json: &str, name: &str) -> Result<Option<core::ops::Range<usize>>,
     crate::json::lookup::member(json, name)
 }
 
+/// The parser's one trusted skip over JSON text (`json::skim`), for a
+/// reading that must go on where the text is not valid: exact on valid
+/// JSON, an end without a panic on anything else, `None` where the
+/// brackets cannot balance.
+pub mod skim {
+    /// One past the closing quote of the string whose text starts at `at`
+    /// (just after its opening quote), a backslash escaping the byte after
+    /// it.
+    #[must_use]
+    pub fn string_end(bytes: &[u8], at: usize) -> Option<usize> {
+        crate::json::skim::string_end(bytes, at)
+    }
+
+    /// One past the bracket closing the container opened at `start`.
+    #[must_use]
+    pub fn container_end(bytes: &[u8], start: usize) -> Option<usize> {
+        crate::json::skim::container_end(bytes, start)
+    }
+
+    /// The first byte from `at` that is not JSON whitespace.
+    #[must_use]
+    pub fn skip_whitespace(bytes: &[u8], at: usize) -> usize {
+        crate::json::grammar::skip_whitespace(bytes, at)
+    }
+}
+
 #[cfg(feature = "simd-json")]
 /// A simd-json parser that reads every batch longer than `chunk_len` bytes
 /// in chunks: with a tiny length, the short inputs a fuzzer makes take the

@@ -5,7 +5,7 @@
 //! order mark skipped, bytes that are not UTF-8 replaced, strings run to
 //! the next unescaped quote, nothing validated.
 
-use mcp_envelope::internal;
+use mcp_envelope::internal::{self, skim, skim::skip_whitespace};
 
 /// How a message reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,45 +84,26 @@ fn lenient_members(text: &str) -> Vec<(&str, &str)> {
     }
 }
 
-fn skip_whitespace(bytes: &[u8], mut i: usize) -> usize {
-    while bytes.get(i).is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
-        i += 1;
-    }
-    i
-}
-
-/// Just past the quote that closes the string opened at `at` (a backslash
-/// escapes the byte after it), or the end of the text.
+/// Just past the quote that closes the string opened at `at`, or the end
+/// of the text.
 fn string_end(bytes: &[u8], at: usize) -> usize {
-    let mut j = at + 1;
-    while let Some(&b) = bytes.get(j) {
-        match b {
-            b'\\' => j += 2,
-            b'"' => return j + 1,
-            _ => j += 1,
-        }
-    }
-    bytes.len()
+    skim::string_end(bytes, at + 1).unwrap_or(bytes.len())
 }
 
 /// Where the value starting at `at` ends: the `,` or `}` that follows it
-/// outside any string or bracket, or the end of the text.
+/// outside any string or bracket, or the end of the text. Strings and
+/// containers are passed over by the skim, whole (to the end of the text
+/// when they never close), so whatever lies between them and the next
+/// comma belongs to the value too.
 fn value_end(bytes: &[u8], at: usize) -> usize {
-    let mut depth = 0usize;
     let mut j = at;
     while let Some(&b) = bytes.get(j) {
-        match b {
-            b'"' => {
-                j = string_end(bytes, j);
-                continue;
-            }
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' if depth == 0 => return j,
-            b'}' | b']' => depth -= 1,
-            b',' if depth == 0 => return j,
-            _ => {}
-        }
-        j += 1;
+        j = match b {
+            b'"' => string_end(bytes, j),
+            b'{' | b'[' => skim::container_end(bytes, j).unwrap_or(bytes.len()),
+            b',' | b'}' | b']' => return j,
+            _ => j + 1,
+        };
     }
     bytes.len()
 }
