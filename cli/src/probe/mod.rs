@@ -12,8 +12,8 @@
 //! stays silent meets the timeout. After each provocation the server must
 //! still serve; a stdio server that dies is started again.
 
+mod catalogue;
 mod census;
-mod checks;
 mod http;
 mod report;
 mod session;
@@ -29,7 +29,7 @@ use std::time::Duration;
 use hyper::header::{HeaderName, HeaderValue};
 use mcp_envelope::Revision;
 
-use self::checks::{CHECKS, Over};
+use self::catalogue::{CHECKS, Over};
 use self::report::{Card, Row};
 use self::session::{Peer, Session};
 use crate::net::Endpoint;

@@ -1,0 +1,47 @@
+//! Malformed JSON: a parse error answered -32700 with a null id, and a
+//! byte order mark ignored or refused.
+
+use mcp_envelope::Id;
+use mcp_envelope_grade::{self as verdict, Outcome, Want};
+use serde_json::json;
+
+use super::raw;
+use crate::probe::session::Session;
+
+pub async fn bad_json(s: &mut Session) -> Outcome {
+    parse_error(s, br#"{"jsonrpc": "2.0", "id": 1, "method": ping}"#).await
+}
+
+pub async fn truncated(s: &mut Session) -> Outcome {
+    parse_error(s, br#"{"jsonrpc":"2.0","id":1,"method":"ping""#).await
+}
+
+pub async fn invalid_utf8(s: &mut Session) -> Outcome {
+    parse_error(s, b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"p\xffng\"}").await
+}
+
+async fn parse_error(s: &mut Session, body: &[u8]) -> Outcome {
+    let sent = raw(s, body, s.wire.harmless());
+    let http = s.is_http();
+    let want = Want { code: -32700, id: None, also: &[], alike: &[] };
+    let answer = s.provoke(sent.clone()).await;
+    let outcome = Outcome::new(sent.describe(http), want.describe(http), &answer);
+    verdict::error(outcome, &answer, &want, s.revision(), http)
+}
+
+/// RFC 8259 lets a parser ignore a byte order mark: a -32700, or the
+/// request answered as if it were not there.
+pub async fn byte_order_mark(s: &mut Session) -> Outcome {
+    let id = s.id();
+    let mut body = b"\xef\xbb\xbf".to_vec();
+    body.extend(s.wire.message(Some(json!(id)), s.wire.harmless(), None).body);
+    let sent = raw(s, &body, s.wire.harmless());
+    let http = s.is_http();
+    let answer = s.provoke(sent.clone()).await;
+    let outcome = Outcome::new(sent.describe(http), "error -32700 with id null, or the ping answered", &answer);
+    let answered = verdict::results(&answer, &[Id::Int(id as i64)], s.revision()).is_empty();
+    if answered {
+        return outcome;
+    }
+    verdict::error(outcome, &answer, &Want { code: -32700, id: None, also: &[], alike: &[] }, s.revision(), http)
+}
