@@ -53,8 +53,8 @@ pub async fn oversized(s: &mut Session) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcp_envelope::Revision;
     use crate::probe::wire::Wire;
+    use mcp_envelope::Revision;
 
     #[test]
     fn the_oversized_message_is_the_harmless_request_with_the_padding_as_one_string() {

@@ -5,7 +5,7 @@
 //! tags every notification with the subscription's id.
 
 use super::Rule;
-use super::answer::{self, Method, Posted};
+use super::due::{self, Method, Posted};
 use crate::envelope::{Notification, ResultResponse};
 
 const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
@@ -38,7 +38,7 @@ pub(super) fn notification(notification: &Notification<'_>, request: &Posted, be
         return Some(Rule::ListenNotAcknowledged);
     }
     let meta = notification.params.as_ref().and_then(|p| p.member("_meta").ok().flatten());
-    let tagged = meta.and_then(|m| answer::as_id(m.member(SUBSCRIPTION_ID).ok().flatten()?.get()));
+    let tagged = meta.and_then(|m| due::as_id(m.member(SUBSCRIPTION_ID).ok().flatten()?.get()));
     if tagged.as_ref() != Some(&request.id) {
         return Some(Rule::ListenWithoutSubscriptionId);
     }

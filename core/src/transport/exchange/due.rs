@@ -3,7 +3,8 @@
 //! faults call for, the error JSON-RPC gives an invalid body; and what the
 //! errors that come back say.
 
-use super::{Expect, Finding, Rule};
+use super::judge::Expect;
+use super::{Finding, Rule};
 use crate::envelope::{Error, Reply};
 use crate::envelope::{ErrorResponse, Id, Request};
 use crate::fault::Reason;
