@@ -1,0 +1,316 @@
+//! The walk over a stream's bytes: the state machine that takes them line
+//! by line in pieces of any size, the one-pass reading of the usual event
+//! whole in one chunk, and where a line ends.
+
+use super::{At, Ending, Field, Interpreter, MAX_FIELD_LEN};
+
+/// Where the line in `bytes` ends: its first CR or LF. The values of
+/// `event` and `id` lines are a few bytes long, where memchr costs more to
+/// set up than it saves (about 85 instructions a call): their first eight
+/// bytes are looked at as one word, the rest (a data line) with memchr.
+#[inline]
+fn line_end(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let Some(&word) = bytes.first_chunk::<8>() else {
+        return bytes.iter().position(|&b| b == b'\r' || b == b'\n');
+    };
+    let word = u64::from_le_bytes(word);
+    let (cr, lf) = (word ^ (ONES * u64::from(b'\r')), word ^ (ONES * u64::from(b'\n')));
+    // The usual zero-byte test, exact for the lowest byte it marks.
+    let found = ((cr.wrapping_sub(ONES) & !cr) | (lf.wrapping_sub(ONES) & !lf)) & HIGHS;
+    if found != 0 {
+        return Some((found.trailing_zeros() / 8) as usize);
+    }
+    memchr::memchr2(b'\r', b'\n', bytes.get(8..).unwrap_or_default()).map(|at| at + 8)
+}
+
+impl Interpreter {
+    /// Takes `bytes` (past any byte-order mark) until an event ends.
+    pub(super) fn run(&mut self, bytes: &[u8]) -> (usize, Option<Ending>) {
+        let mut i = 0;
+        while let Some(&byte) = bytes.get(i) {
+            match self.at {
+                At::LineStart => {
+                    if core::mem::take(&mut self.after_cr) && byte == b'\n' {
+                        i += 1;
+                        continue;
+                    }
+                    match byte {
+                        b'\r' | b'\n' => {
+                            i += 1;
+                            self.line_end(byte);
+                            if let Some(ending) = self.blank_line() {
+                                self.offset += i as u64;
+                                return (i, Some(ending));
+                            }
+                        }
+                        b':' => {
+                            i += 1;
+                            self.at = At::Skip;
+                        }
+                        _ => {
+                            if !self.pending {
+                                if let Some(taken) = self.whole_event(bytes, i) {
+                                    return taken;
+                                }
+                                self.pending = true;
+                                self.start = (self.line, self.offset + i as u64);
+                            }
+                            // The names servers send, whole in the chunk:
+                            // straight to the value.
+                            let rest = bytes.get(i..).unwrap_or_default();
+                            let known = if rest.starts_with(b"data:") {
+                                Some((Field::Data, 5))
+                            } else if rest.starts_with(b"id:") {
+                                Some((Field::Id, 3))
+                            } else if rest.starts_with(b"event:") {
+                                Some((Field::Event, 6))
+                            } else {
+                                None
+                            };
+                            if let Some((field, len)) = known {
+                                i += len;
+                                if field == Field::Data {
+                                    self.materialize(bytes);
+                                }
+                                self.at = self.begin_value(field);
+                                // Its one leading space, here in the chunk:
+                                // removed now rather than on the next turn.
+                                if bytes.get(i) == Some(&b' ') {
+                                    i += 1;
+                                    self.at = At::Value { field, first: false };
+                                }
+                                continue;
+                            }
+                            self.name_len = 0;
+                            self.at = At::Name;
+                        }
+                    }
+                }
+                At::Name => {
+                    let rest = bytes.get(i..).unwrap_or_default();
+                    let end = memchr::memchr3(b':', b'\r', b'\n', rest);
+                    let name = rest.get(..end.unwrap_or(rest.len())).unwrap_or_default();
+                    self.take_name(name);
+                    let Some(at) = end else { return self.used_up(bytes) };
+                    i += at + 1;
+                    let field = self.field();
+                    if field == Some(Field::Data) {
+                        self.materialize(bytes);
+                    }
+                    if let Some(&b':') = rest.get(at) {
+                        self.at = match field {
+                            Some(field) => self.begin_value(field),
+                            None => At::Skip,
+                        };
+                    } else {
+                        // A line without `:` is a field with an empty value.
+                        if let Some(field) = field {
+                            self.begin_value(field);
+                            self.end_value(field);
+                        }
+                        self.line_end(rest.get(at).copied().unwrap_or(b'\n'));
+                    }
+                }
+                At::Value { field, first } => {
+                    let mut rest = bytes.get(i..).unwrap_or_default();
+                    if first {
+                        self.at = At::Value { field, first: false };
+                        if byte == b' ' {
+                            i += 1;
+                            continue;
+                        }
+                    }
+                    let end = line_end(rest);
+                    let ending = end.and_then(|at| rest.get(at).copied());
+                    if let Some(at) = end {
+                        rest = rest.get(..at).unwrap_or_default();
+                    }
+                    let (Some(at), Some(ending)) = (end, ending) else {
+                        self.take_value(field, rest);
+                        return self.used_up(bytes);
+                    };
+                    let value = rest;
+                    if matches!(field, Field::Event | Field::Id) && self.value_len == 0 && at <= MAX_FIELD_LEN {
+                        // A whole short value (the common case): set at
+                        // once, without the value buffer.
+                        match field {
+                            // `message` is what an empty type means.
+                            Field::Event if value == b"message" => self.event_type.clear(),
+                            Field::Event => {
+                                self.event_type.clear();
+                                self.event_type.extend_from_slice(value);
+                            }
+                            _ if value.contains(&0) => {}
+                            _ => {
+                                self.id.clear();
+                                self.id.extend_from_slice(value);
+                            }
+                        }
+                    } else if field == Field::Data && self.lend && self.data_len == 0 && at <= self.max_size {
+                        // The event's first data line, whole here: lent,
+                        // not copied, unless more data or the chunk's end
+                        // comes first.
+                        self.lent = Some((i, i + at));
+                        self.data_len = at as u64 + 1;
+                    } else {
+                        self.take_value(field, rest);
+                        self.end_value(field);
+                    }
+                    i += at + 1;
+                    self.line_end(ending);
+                }
+                At::Skip => {
+                    let rest = bytes.get(i..).unwrap_or_default();
+                    let Some(at) = line_end(rest) else { return self.used_up(bytes) };
+                    i += at + 1;
+                    self.line_end(rest.get(at).copied().unwrap_or(b'\n'));
+                }
+            }
+        }
+        self.used_up(bytes)
+    }
+
+    /// The event servers send, whole in `bytes` from `at` (the start of
+    /// its first line): at most one `event` and one `id` line, in either
+    /// order, then one `data` line and the blank line, every line ended by
+    /// LF. Read in one pass and dispatched with its data lent, without the
+    /// state machine between lines; returns what [`Interpreter::run`]
+    /// returns. A data line the chunk cuts is held as the machine holds it,
+    /// to the chunk's end, so that it is not read twice. Anything else (a
+    /// comment, `retry`, a second data line, CR, an id holding NUL, a value
+    /// past its limit, an event the chunk cuts elsewhere) is `None`, having
+    /// changed nothing: the state machine reads it.
+    pub(super) fn whole_event(&mut self, bytes: &[u8], at: usize) -> Option<(usize, Option<Ending>)> {
+        if !self.lend {
+            return None;
+        }
+        debug_assert!(self.data_len == 0 && self.lent.is_none() && self.over_field.is_none());
+        let mut i = at;
+        let mut lines = 2; // the data line and the blank line
+        let (mut event, mut id) = (None, None);
+        let (from, to) = loop {
+            let rest = bytes.get(i..).unwrap_or_default();
+            // The name told by its first byte, then checked whole.
+            let (field, mut name) = match rest.first() {
+                Some(b'd') if rest.starts_with(b"data:") => (Field::Data, 5),
+                Some(b'i') if rest.starts_with(b"id:") => (Field::Id, 3),
+                Some(b'e') if rest.starts_with(b"event:") => (Field::Event, 6),
+                _ => return None,
+            };
+            if rest.get(name) == Some(&b' ') {
+                name += 1;
+            }
+            let from = i + name;
+            let value = rest.get(name..).unwrap_or_default();
+            let Some(len) = line_end(value) else {
+                return self.cut_line(bytes, (at, lines - 2), field, (event, id), value);
+            };
+            if value.get(len) != Some(&b'\n') {
+                return None;
+            }
+            let to = from + len;
+            i = to + 1;
+            let value = value.get(..len).unwrap_or_default();
+            match field {
+                Field::Data if len <= self.max_size => break (from, to),
+                Field::Event if event.is_none() && len <= MAX_FIELD_LEN => event = Some(value),
+                Field::Id if id.is_none() && len <= MAX_FIELD_LEN && !value.contains(&0) => id = Some(value),
+                _ => return None,
+            }
+            lines += 1;
+        };
+        if bytes.get(i) != Some(&b'\n') {
+            return None;
+        }
+        self.take_fields(event, id);
+        self.start = (self.line, self.offset + at as u64);
+        self.line += lines;
+        // Dispatched at once: `data_len`, which only the blank line reads,
+        // stays 0 until the event is forgotten.
+        self.lent = Some((from, to));
+        self.ended = Some(Ending::Dispatched);
+        self.offset += i as u64 + 1;
+        Some((i + 1, Some(Ending::Dispatched)))
+    }
+
+    /// [`Interpreter::whole_event`] met a line the chunk cuts, having read
+    /// `lines` whole field lines from `at`. A data line is held as the
+    /// machine holds it (its value still being read, `part` of it here),
+    /// so that its bytes are not scanned twice; anything else goes to the
+    /// machine from `at`, nothing changed.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn cut_line(
+        &mut self,
+        bytes: &[u8],
+        (at, lines): (usize, u64),
+        field: Field,
+        (event, id): (Option<&[u8]>, Option<&[u8]>),
+        part: &[u8],
+    ) -> Option<(usize, Option<Ending>)> {
+        if field != Field::Data || part.is_empty() {
+            return None;
+        }
+        self.take_fields(event, id);
+        self.pending = true;
+        self.start = (self.line, self.offset + at as u64);
+        self.line += lines;
+        self.at = At::Value { field, first: false };
+        self.take_value(field, part);
+        Some(self.used_up(bytes))
+    }
+
+    /// All of `bytes` taken with no event ended: lent data is copied, as
+    /// the bytes go.
+    pub(super) fn used_up(&mut self, bytes: &[u8]) -> (usize, Option<Ending>) {
+        self.materialize(bytes);
+        self.offset += bytes.len() as u64;
+        (bytes.len(), None)
+    }
+
+    /// Copies lent data (and the LF its line added) into the data buffer.
+    pub(super) fn materialize(&mut self, bytes: &[u8]) {
+        if let Some((from, to)) = self.lent.take() {
+            self.hold_data(bytes.get(from..to).unwrap_or_default());
+            self.hold_data(b"\n");
+        }
+    }
+
+    /// A line ended with `byte` (CR or LF).
+    pub(super) fn line_end(&mut self, byte: u8) {
+        self.line += 1;
+        self.after_cr = byte == b'\r';
+        self.at = At::LineStart;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    #[test]
+    fn a_line_ends_at_its_first_cr_or_lf_within_the_first_word_or_past_it() {
+        let naive = |bytes: &[u8]| bytes.iter().position(|&b| b == b'\r' || b == b'\n');
+        // Bytes next to CR and LF in value, and UTF-8, around the ending.
+        let filler = "\x0b\x0c\x0e\x09aé€ ".as_bytes();
+        for len in 0..40 {
+            let base: Vec<u8> = filler.iter().cycle().take(len).copied().collect();
+            assert_eq!(line_end(&base), None, "len {len}");
+            for at in 0..len {
+                for ending in [b'\r', b'\n'] {
+                    let mut bytes = base.clone();
+                    bytes[at] = ending;
+                    // A later ending of the other kind changes nothing.
+                    if at + 3 < len {
+                        bytes[at + 3] = b'\r' ^ b'\n' ^ ending;
+                    }
+                    assert_eq!(line_end(&bytes), naive(&bytes), "len {len}, {ending:#x} at {at}");
+                    assert_eq!(line_end(&bytes), Some(at));
+                }
+            }
+        }
+    }
+}
