@@ -20,7 +20,9 @@ const LAYERS: &[&[&str]] = &[
     // RFC 8259 under the rules: the kinds of values, the leaves' grammar,
     // the shared walk, reading validated text.
     &["json"],
-    &["json::string", "json::number", "json::skim"],
+    &["json::escape", "json::number", "json::skim"],
+    &["json::string"],
+    &["json::text"],
     &["json::grammar"],
     &["json::lookup"],
     // The shallow tape, above the grammar that fills it.

@@ -8,7 +8,7 @@
 //! skipped as raw values, because serde_json's raw skipping checks neither
 //! depth nor surrogates and allocates its own stack. What serde_json lets
 //! through and the rules refuse is checked here: depth (our limit, not its
-//! own) and lone surrogates in values (`string::surrogates_are_paired`,
+//! own) and lone surrogates in values (`escape::surrogates_are_paired`,
 //! once over the whole message).
 
 use core::fmt;
@@ -17,6 +17,7 @@ use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::{Backend, Declined, sealed};
+use crate::json::escape;
 use crate::json::grammar::skip_whitespace;
 use crate::json::string;
 use crate::limits::Limits;
@@ -43,7 +44,7 @@ impl sealed::Sealed for SerdeJson {
         // serde_json skips surrogate checks in raw values; everything else
         // about escapes it has checked. One search over the whole message
         // for `\u` covers them all.
-        if string::surrogates_are_paired(bytes) { Ok(()) } else { Err(Declined) }
+        if escape::surrogates_are_paired(bytes) { Ok(()) } else { Err(Declined) }
     }
 }
 

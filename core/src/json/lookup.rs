@@ -14,7 +14,8 @@ use alloc::borrow::Cow;
 use crate::fault::{Fault, Reason};
 use crate::json::grammar::skip_whitespace;
 use crate::json::skim;
-use crate::json::string::{self, JsonStr};
+use crate::json::string;
+use crate::json::text::JsonStr;
 
 /// The value of the member `name` (compared decoded, so `"n\u0061me"` is
 /// `name`) at the top level of the object `json`, as a span of `json`.

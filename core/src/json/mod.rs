@@ -11,11 +11,13 @@
 //!   no validating;
 //! - [`lookup`]: reading members and values out of validated text.
 
+pub(crate) mod escape;
 pub(crate) mod grammar;
 pub(crate) mod lookup;
 pub(crate) mod number;
 pub(crate) mod skim;
 pub(crate) mod string;
+pub(crate) mod text;
 
 /// The JSON type of a value (a node, on the tape).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -17,7 +17,8 @@ use crate::envelope::{
 };
 use crate::fault::{Fault, Reason};
 use crate::json::number;
-use crate::json::string::{self, JsonStr};
+use crate::json::string;
+use crate::json::text::JsonStr;
 use crate::revision::Revision;
 use crate::rules::names::{self, ENVELOPE_MEMBERS, ERROR_MEMBERS};
 use crate::rules::repeats::{self, NameTable, Pairwise};
