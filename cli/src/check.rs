@@ -14,7 +14,8 @@ use mcp_envelope::{Limits, Revision};
 
 use crate::input::{self, Framing, Piece};
 use crate::parsers::{BackendChoice, Parsers};
-use crate::render::{self, Eventless, Format, Place, Verdict};
+use crate::render::check::{self as render, Source};
+use crate::render::{Checked, Eventless, Format};
 use crate::summary::{self, Invalid, Summary};
 
 #[derive(clap::Args)]
@@ -99,7 +100,7 @@ fn check(args: &CheckArgs) -> Tally {
     for file in &files {
         let mut write_failed = None;
         let read = input::read(file, args.framing, limits.max_size, |origin, piece| {
-            let place = Place { file: origin.file, line: origin.line, bytes: None, event: origin.event };
+            let source = Source { file: origin.file, line: origin.line, bytes: None, event: origin.event };
             let (bytes, verdicts) = match piece {
                 Piece::Message(bytes) => (Some(bytes), parsers.verdicts(bytes)),
                 Piece::Oversized => {
@@ -122,7 +123,7 @@ fn check(args: &CheckArgs) -> Tally {
                     if args.quiet && !cut {
                         return ControlFlow::Continue(());
                     }
-                    return match render::eventless(&mut out, &place, what, args.format == Format::Json) {
+                    return match render::eventless(&mut out, &source, what, args.format == Format::Json) {
                         Ok(()) => ControlFlow::Continue(()),
                         Err(e) => {
                             write_failed = Some(e);
@@ -141,11 +142,11 @@ fn check(args: &CheckArgs) -> Tally {
             if args.quiet && agree && !invalid {
                 return ControlFlow::Continue(());
             }
-            let verdict = if agree { Verdict::One(first) } else { Verdict::Disagreement(&verdicts) };
-            let place = Place { bytes, ..place };
+            let checked = if agree { Checked::One(first) } else { Checked::Disagreement(&verdicts) };
+            let source = Source { bytes, ..source };
             let written = match args.format {
-                Format::Text => render::text(&mut out, &place, &verdict),
-                Format::Json => render::json_line(&mut out, &place, &verdict),
+                Format::Text => render::text(&mut out, &source, &checked),
+                Format::Json => render::json_line(&mut out, &source, &checked),
             };
             match written {
                 Ok(()) => ControlFlow::Continue(()),

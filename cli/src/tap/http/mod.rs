@@ -23,7 +23,7 @@ mod forward;
 mod sink;
 
 use std::convert::Infallible;
-use std::io::{self, Write};
+use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -82,12 +82,9 @@ pub struct State {
 impl State {
     /// Writes one log line whole (lines from concurrent exchanges never
     /// interleave), and says once if the log fails; relaying goes on.
-    fn write(&self, line: io::Result<Vec<u8>>) {
-        let written = line.and_then(|line| {
-            let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
-            log.write_all(&line)?;
-            log.flush()
-        });
+    fn write(&self, line: Vec<u8>) {
+        let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
+        let written = log.write_all(&line).and_then(|()| log.flush());
         if let Err(e) = written
             && !self.log_failed.swap(true, Ordering::Relaxed)
         {
@@ -134,7 +131,7 @@ impl Drop for Waiting<'_> {
     fn drop(&mut self) {
         if self.armed {
             let detail = Some("the client went away before the response");
-            self.state.write(crate::render::note_line(self.number, self.method.as_str(), "client-gone", detail));
+            self.state.write(crate::render::tap::note_line(self.number, self.method.as_str(), "client-gone", detail));
         }
     }
 }
@@ -163,7 +160,7 @@ async fn off_endpoint(
         target.path_and_query.path(),
         state.endpoint.path()
     );
-    state.write(crate::render::note_line(number, parts.method.as_str(), "off-endpoint", Some(&detail)));
+    state.write(crate::render::tap::note_line(number, parts.method.as_str(), "off-endpoint", Some(&detail)));
     let method = parts.method.clone();
     upstream_head(&mut parts, target, &state.endpoint);
     match link.lock().await.send(Request::from_parts(parts, body.boxed())).await {
@@ -173,7 +170,7 @@ async fn off_endpoint(
             Response::from_parts(parts, body.boxed())
         }
         Err(e) => {
-            state.write(crate::render::note_line(number, method.as_str(), "upstream-unreachable", Some(&e)));
+            state.write(crate::render::tap::note_line(number, method.as_str(), "upstream-unreachable", Some(&e)));
             refusal(StatusCode::BAD_GATEWAY, &format!("mcp-envelope tap: {e}"))
         }
     }

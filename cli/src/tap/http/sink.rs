@@ -11,7 +11,8 @@ use super::State;
 use super::conversations::SharedFlights;
 use crate::input::Tag;
 use crate::parsers::Parsers;
-use crate::render::{self, Eventless, Http, Verdict};
+use crate::render::tap::{self as render, LineNotes};
+use crate::render::{Checked, Context, Eventless};
 use crate::summary::{Invalid, Summary, all_agree};
 
 /// Who sent a message.
@@ -48,13 +49,14 @@ pub struct Sink {
 }
 
 impl Sink {
-    fn http<'a>(&'a self, from: From, line: Option<u64>, event: Option<Tag<'a>>) -> Http<'a> {
-        Http {
-            exchange: self.number,
-            direction: from.name(),
-            method: &self.method,
+    fn context<'a>(&'a self, from: From, line: Option<u64>, event: Option<Tag<'a>>) -> Context<'a> {
+        Context {
+            exchange: Some(self.number),
+            direction: Some(from.name()),
+            http_method: Some(&self.method),
             status: if from == From::Server { self.status } else { None },
             content_type: self.content_type.as_deref(),
+            file: None,
             line,
             event,
         }
@@ -71,8 +73,8 @@ impl Sink {
         let Some((_, first)) = verdicts.first() else { return };
         let agree = all_agree(verdicts);
         self.state.count_message(first.has_invalid(), !agree);
-        let verdict = if agree { Verdict::One(first) } else { Verdict::Disagreement(verdicts) };
-        self.state.write(render::http_line(&self.http(from, line, event), &verdict));
+        let checked = if agree { Checked::One(first) } else { Checked::Disagreement(verdicts) };
+        self.state.write(render::message_line(&self.context(from, line, event), &checked, &LineNotes::default()));
     }
 
     /// A message too large to hold, at `line`.
@@ -121,7 +123,7 @@ impl Sink {
             Body::Data(_) if event.is_message() => {}
             Body::Data(data) => {
                 let entry =
-                    render::http_eventless_line(&self.http(From::Server, line, Some(tag)), Eventless::NoMessage(data));
+                    render::eventless_line(&self.context(From::Server, line, Some(tag)), Eventless::NoMessage(data));
                 self.state.write(entry);
             }
             Body::Oversized { .. } => {
@@ -133,8 +135,7 @@ impl Sink {
             Body::Cut => {
                 self.exchange.unreadable();
                 self.state.count_message(true, false);
-                self.state
-                    .write(render::http_eventless_line(&self.http(From::Server, line, Some(tag)), Eventless::Cut));
+                self.state.write(render::eventless_line(&self.context(From::Server, line, Some(tag)), Eventless::Cut));
             }
         }
     }

@@ -29,7 +29,8 @@ use self::ids::Ids;
 use self::line::Glance;
 use super::open_log;
 use crate::parsers::{BackendChoice, Parsers};
-use crate::render::{self, Glimpsed, StdioNote, TapPlace, Verdict};
+use crate::render::tap::{self as render, Glimpsed, LineNotes, StdioNote};
+use crate::render::{Checked, Context};
 use crate::summary::{IdValue, Invalid, Summary, all_agree};
 
 /// Chunks are relayed as they arrive, up to this size.
@@ -71,12 +72,9 @@ struct Shared {
 }
 
 impl Shared {
-    fn write(&self, entry: io::Result<Vec<u8>>) {
+    fn write(&self, entry: Vec<u8>) {
         let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
-        let written = entry.and_then(|entry| {
-            log.write_all(&entry)?;
-            log.flush()
-        });
+        let written = log.write_all(&entry).and_then(|()| log.flush());
         if let Err(e) = written
             && !self.log_failed.swap(true, Ordering::Relaxed)
         {
@@ -128,9 +126,10 @@ impl Checker {
         };
         let glimpsed =
             seen.map(|seen| Glimpsed { kind: seen.kind.map(Kind::name), id: seen.id.as_ref().map(IdValue::from) });
-        let verdict = if all_agree(&verdicts) { Verdict::One(first) } else { Verdict::Disagreement(&verdicts) };
-        let place = TapPlace { direction: self.from.name(), line, id_rule: &findings, glimpse: glimpsed.as_ref(), cut };
-        self.shared.write(render::tap_line(&place, &verdict));
+        let checked = if all_agree(&verdicts) { Checked::One(first) } else { Checked::Disagreement(&verdicts) };
+        let context = Context { direction: Some(self.from.name()), line: Some(line), ..Context::default() };
+        let notes = LineNotes { id_rule: &findings, glimpse: glimpsed.as_ref(), cut };
+        self.shared.write(render::message_line(&context, &checked, &notes));
     }
 
     fn id_findings(&self, verdict: &Summary) -> Vec<String> {
