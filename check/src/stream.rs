@@ -1,5 +1,5 @@
 //! Line framing under arbitrary chunking, by all three framers: the push
-//! [`LineReader`], the pull [`Frames`] and the tokio [`LineCodec`].
+//! [`LineReader`], the pull [`Lines`] and the tokio [`LineCodec`].
 
 use std::io::{self, BufReader};
 use std::vec::Vec;
@@ -12,7 +12,7 @@ use crate::{assert_same, shown};
 use mcp_envelope::Parser;
 use mcp_envelope::Revision;
 use mcp_envelope::backend::{SerdeJson, SimdJson};
-use mcp_envelope::transport::lines::{Frame, Frames, LineCodec, LineReader};
+use mcp_envelope::transport::lines::{Line, LineCodec, LineReader, Lines};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Owned {
@@ -22,7 +22,7 @@ enum Owned {
 
 /// Feeds `chunks` to a fresh reader, handing each frame to `on_frame`, and
 /// checks the reader's memory bound after every chunk.
-fn feed_all<'c>(max: usize, chunks: impl Iterator<Item = &'c [u8]>, mut on_frame: impl FnMut(Frame<'_>)) {
+fn feed_all<'c>(max: usize, chunks: impl Iterator<Item = &'c [u8]>, mut on_frame: impl FnMut(Line<'_>)) {
     let mut reader = LineReader::new(max);
     for chunk in chunks {
         reader.feed(chunk, &mut on_frame);
@@ -37,11 +37,11 @@ fn frames<'c>(max: usize, chunks: impl Iterator<Item = &'c [u8]>) -> Vec<Owned> 
     out
 }
 
-impl From<Frame<'_>> for Owned {
-    fn from(f: Frame<'_>) -> Owned {
+impl From<Line<'_>> for Owned {
+    fn from(f: Line<'_>) -> Owned {
         match f {
-            Frame::Message { line, offset, bytes } => Owned::Message { line, offset, bytes: bytes.to_vec() },
-            Frame::Oversized { line, offset, len } => Owned::Oversized { line, offset, len },
+            Line::Message { line, offset, bytes } => Owned::Message { line, offset, bytes: bytes.to_vec() },
+            Line::Oversized { line, offset, len } => Owned::Oversized { line, offset, len },
         }
     }
 }
@@ -59,12 +59,12 @@ impl<'e> Expect<'e> {
         Expect { expected, seen: 0, same: true }
     }
 
-    fn frame(&mut self, f: Frame<'_>) {
+    fn frame(&mut self, f: Line<'_>) {
         let matches = match (f, self.expected.get(self.seen)) {
-            (Frame::Message { line, offset, bytes }, Some(Owned::Message { line: l, offset: o, bytes: b })) => {
+            (Line::Message { line, offset, bytes }, Some(Owned::Message { line: l, offset: o, bytes: b })) => {
                 line == *l && offset == *o && bytes == b.as_slice()
             }
-            (Frame::Oversized { line, offset, len }, Some(Owned::Oversized { line: l, offset: o, len: n })) => {
+            (Line::Oversized { line, offset, len }, Some(Owned::Oversized { line: l, offset: o, len: n })) => {
                 line == *l && offset == *o && len == *n
             }
             _ => false,
@@ -86,17 +86,17 @@ fn gives<'c>(max: usize, chunks: impl Iterator<Item = &'c [u8]>, expected: &[Own
     expect.all_met()
 }
 
-/// The frames of [`Frames`] over `bytes`, read in pieces through a buffer
+/// The frames of [`Lines`] over `bytes`, read in pieces through a buffer
 /// of pseudo-random capacity (as small as one byte, so lines straddle
 /// refills), compared with `expected`.
 fn pulled_gives(max: usize, bytes: &[u8], sizes: &mut Sizes, expected: &[Owned]) -> bool {
     let bound = 2 * max + 3;
     let capacity = 1 + sizes.next(bound);
     let trickle = Trickle::new(bytes, sizes.fork(), bound);
-    let mut frames = Frames::new(BufReader::with_capacity(capacity, trickle), max);
+    let mut frames = Lines::new(BufReader::with_capacity(capacity, trickle), max);
     let mut expect = Expect::new(expected);
     loop {
-        match frames.next_frame() {
+        match frames.next_line() {
             Ok(Some(f)) => expect.frame(f),
             Ok(None) => return expect.all_met(),
             // Trickle gives no error but `Interrupted`, which is retried.
@@ -117,17 +117,17 @@ fn decoded_gives<'c>(max: usize, chunks: impl Iterator<Item = &'c [u8]>, expecte
     for chunk in chunks {
         buf.extend_from_slice(chunk);
         while let Some(f) = codec.decode(&mut buf).unwrap_or_else(|e| fail(e)) {
-            expect.frame(f.as_frame());
+            expect.frame(f.as_line());
         }
         assert!(buf.len() <= max + 1, "the codec holds {} bytes with a limit of {max}", buf.len());
     }
     while let Some(f) = codec.decode_eof(&mut buf).unwrap_or_else(|e| fail(e)) {
-        expect.frame(f.as_frame());
+        expect.frame(f.as_line());
     }
     expect.all_met() && buf.is_empty()
 }
 
-/// Frames checked with both backends, per input. Frames are at most 64
+/// Lines checked with both backends, per input. Lines are at most 64
 /// bytes here, and the `differential` target compares the backends on
 /// every input anyway; what this property adds is that framed lines reach
 /// them, which the first frames show as well as the last.

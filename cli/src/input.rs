@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
 
-use mcp_envelope::transport::lines::{Frame, LineReader};
+use mcp_envelope::transport::lines::{Line, LineReader};
 use mcp_envelope::transport::sse::{Body, Event, EventReader};
 
 /// Where a message came from.
@@ -84,11 +84,11 @@ pub fn read(
     match framing {
         Framing::Lines => {
             let mut lines = LineReader::new(max_size);
-            let mut emit = |frame: Frame<'_>| match frame {
-                Frame::Message { line, bytes, .. } => {
+            let mut emit = |frame: Line<'_>| match frame {
+                Line::Message { line, bytes, .. } => {
                     give(Origin { file: name, line, event: None }, Piece::Message(bytes))
                 }
-                Frame::Oversized { line, .. } => give(Origin { file: name, line, event: None }, Piece::Oversized),
+                Line::Oversized { line, .. } => give(Origin { file: name, line, event: None }, Piece::Oversized),
             };
             chunks(&mut reader, &stopped, |chunk| lines.feed(chunk, &mut emit))?;
             lines.finish(&mut emit);

@@ -9,7 +9,7 @@
 
 use std::io::{self, Write};
 
-use mcp_envelope::transport::lines::Frames;
+use mcp_envelope::transport::lines::Lines;
 use mcp_envelope::{Parser, Revision};
 
 #[path = "common/answer.rs"]
@@ -17,10 +17,10 @@ mod common;
 
 fn main() -> io::Result<()> {
     let mut parser = Parser::new(Revision::V2026_07_28);
-    let mut frames = Frames::new(io::stdin().lock(), parser.limits().max_size);
+    let mut frames = Lines::new(io::stdin().lock(), parser.limits().max_size);
     let mut stdout = io::stdout().lock();
     let mut out = Vec::new();
-    while let Some(frame) = frames.next_frame()? {
+    while let Some(frame) = frames.next_line()? {
         out.clear();
         common::answer(&mut parser, frame, &mut out);
         if !out.is_empty() {

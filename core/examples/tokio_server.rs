@@ -23,7 +23,7 @@ async fn main() -> std::io::Result<()> {
     while let Some(frame) = input.next().await {
         let frame = frame?;
         out.clear();
-        common::answer(&mut parser, frame.as_frame(), &mut out);
+        common::answer(&mut parser, frame.as_line(), &mut out);
         // One line per answer: the codec adds each newline back.
         for line in out.split(|&b| b == b'\n').filter(|line| !line.is_empty()) {
             output.send(line).await?;

@@ -222,7 +222,7 @@ fn the_line_reader_copies_only_lines_split_across_chunks_and_never_past_the_limi
     let live = LIVE.with(Cell::get);
     let mut oversized = 0;
     reader.feed(&rest, |frame| {
-        oversized += usize::from(matches!(frame, mcp_envelope::transport::lines::Frame::Oversized { .. }))
+        oversized += usize::from(matches!(frame, mcp_envelope::transport::lines::Line::Oversized { .. }))
     });
     assert_eq!(oversized, 1);
     // The high-water mark above what was live before (a cleared Vec keeps

@@ -53,7 +53,7 @@ pub fn lines_checked(parser: &mut Parser<Reference>, stream: &[u8]) -> usize {
     let mut valid = 0;
     for chunk in stream.chunks(CHUNK) {
         reader.feed(chunk, |frame| {
-            if let mcp_envelope::transport::lines::Frame::Message { bytes, .. } = frame {
+            if let mcp_envelope::transport::lines::Line::Message { bytes, .. } = frame {
                 valid += usize::from(parser.parse(bytes).is_ok());
             }
         });

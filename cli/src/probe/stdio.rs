@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use std::process::Stdio as Piped;
 use std::time::Duration;
 
-use mcp_envelope::transport::lines::{Frame, LineReader};
+use mcp_envelope::transport::lines::{Line, LineReader};
 use mcp_envelope::{Envelope, Id, Message, Parser, Revision};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, Command};
@@ -18,7 +18,7 @@ use tokio::time::timeout;
 use mcp_envelope_grade::Answer;
 
 /// A line the server wrote.
-enum Line {
+enum ServerLine {
     Message(Vec<u8>),
     /// Longer than the size limit: its length.
     Oversized(u64),
@@ -29,9 +29,9 @@ enum Line {
 struct Running {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: mpsc::UnboundedReceiver<Line>,
+    lines: mpsc::UnboundedReceiver<ServerLine>,
     /// Lines read and not yet taken.
-    pending: VecDeque<Line>,
+    pending: VecDeque<ServerLine>,
     ended: bool,
 }
 
@@ -83,7 +83,7 @@ impl StdioServer {
             reader.finish(|frame| {
                 let _ = send.send(line_of(frame));
             });
-            let _ = send.send(Line::End);
+            let _ = send.send(ServerLine::End);
         });
         self.running = Some(Running { child, stdin, lines, pending: VecDeque::new(), ended: false });
         self.starts += 1;
@@ -113,18 +113,18 @@ impl StdioServer {
     }
 
     /// The next line, within the wait.
-    async fn next(&mut self) -> Result<Line, String> {
+    async fn next(&mut self) -> Result<ServerLine, String> {
         let wait = self.wait;
         let running = self.running.as_mut().ok_or("the server is not running")?;
         if let Some(line) = running.pending.pop_front() {
             return Ok(line);
         }
         if running.ended {
-            return Ok(Line::End);
+            return Ok(ServerLine::End);
         }
         match timeout(wait, running.lines.recv()).await {
             Ok(Some(line)) => Ok(line),
-            Ok(None) => Ok(Line::End),
+            Ok(None) => Ok(ServerLine::End),
             Err(_) => Err(format!("no answer within {} s", wait.as_secs_f64())),
         }
     }
@@ -145,7 +145,7 @@ impl StdioServer {
                 }
             };
             match line {
-                Line::End => {
+                ServerLine::End => {
                     if let Some(running) = self.running.as_mut() {
                         running.ended = true;
                     }
@@ -153,10 +153,10 @@ impl StdioServer {
                     waited.failure = Some(format!("the server exited ({status})"));
                     return waited;
                 }
-                Line::Oversized(len) => {
+                ServerLine::Oversized(len) => {
                     self.note_stray(&format!("a line of {len} bytes, past the size limit"));
                 }
-                Line::Message(bytes) => {
+                ServerLine::Message(bytes) => {
                     let answered = match parser.parse(&bytes) {
                         Ok(Envelope::Single(Message::Result(r))) => r.id == *id,
                         Ok(Envelope::Single(Message::Error(e))) => e.id.as_ref() == Some(id),
@@ -254,10 +254,10 @@ pub struct Waited {
     pub failure: Option<String>,
 }
 
-fn line_of(frame: Frame<'_>) -> Line {
+fn line_of(frame: Line<'_>) -> ServerLine {
     match frame {
-        Frame::Message { bytes, .. } => Line::Message(bytes.to_vec()),
-        Frame::Oversized { len, .. } => Line::Oversized(len),
+        Line::Message { bytes, .. } => ServerLine::Message(bytes.to_vec()),
+        Line::Oversized { len, .. } => ServerLine::Oversized(len),
     }
 }
 

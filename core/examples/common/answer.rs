@@ -1,7 +1,7 @@
 //! The answers both example servers give: one function from a frame to the
 //! bytes to send back (nothing for notifications and responses).
 
-use mcp_envelope::transport::lines::Frame;
+use mcp_envelope::transport::lines::Line;
 use mcp_envelope::{ErrorObject, Message, Parser, write};
 
 /// The method this server knows, with the result it gives.
@@ -9,10 +9,10 @@ const METHODS: &[(&str, &str)] =
     &[("ping", "{}"), ("tools/list", r#"{"tools":[{"name":"echo","inputSchema":{"type":"object"}}]}"#)];
 
 /// Appends to `out` the answer to `frame`, if one is due.
-pub fn answer(parser: &mut Parser, frame: Frame<'_>, out: &mut Vec<u8>) {
+pub fn answer(parser: &mut Parser, frame: Line<'_>, out: &mut Vec<u8>) {
     let bytes = match frame {
-        Frame::Message { bytes, .. } => bytes,
-        oversized @ Frame::Oversized { .. } => {
+        Line::Message { bytes, .. } => bytes,
+        oversized @ Line::Oversized { .. } => {
             if let Some(error) = oversized.error(parser.limits().max_size) {
                 write::error_for(out, &error);
             }

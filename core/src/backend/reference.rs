@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 
 use super::{Backend, Declined, sealed};
 use crate::fault::{Fault, Reason};
-use crate::json::grammar::{Frame, Sink, skip_whitespace, walk};
+use crate::json::grammar::{Open, Sink, skip_whitespace, walk};
 use crate::limits::Limits;
 use crate::tape::{NodeKind, Tape};
 
@@ -19,7 +19,7 @@ use crate::tape::{NodeKind, Tape};
 /// other backends fall back to, and the oracle for differential fuzzing.
 #[derive(Debug, Default)]
 pub struct Reference {
-    stack: Vec<Frame>,
+    stack: Vec<Open>,
 }
 
 impl Reference {
@@ -66,7 +66,7 @@ impl Backend for Reference {
 /// contents do not (a payload below the levels the rules read) gets its
 /// node and is validated whole, so only the expanded levels, at most
 /// three, are ever open here.
-pub(crate) fn scan(text: &str, limits: &Limits, tape: &mut Tape, stack: &mut Vec<Frame>) -> Result<(), Fault> {
+pub(crate) fn scan(text: &str, limits: &Limits, tape: &mut Tape, stack: &mut Vec<Open>) -> Result<(), Fault> {
     tape.clear();
     stack.clear();
     let bytes = text.as_bytes();

@@ -47,7 +47,7 @@ impl<'a> Error<'a> {
         self
     }
 
-    /// The error for a fault found outside the parser, such as a frame
+    /// The error for a fault found outside the parser, such as a line
     /// longer than the size limit (`Fault { reason: Reason::TooLarge,
     /// offset: max_size }`) or one that could not be read: no id, so
     /// [`write::error_for`](crate::write::error_for) answers it with `null`.
@@ -58,7 +58,7 @@ impl<'a> Error<'a> {
 
     /// The error for a message refused for its size, unread: what the
     /// parser gives for input over `max_size` bytes, and what
-    /// [`Frame::error`](crate::transport::lines::Frame::error) gives for an oversized
+    /// [`Line::error`](crate::transport::lines::Line::error) gives for an oversized
     /// line (the offset is the limit, the first byte past what may be read).
     #[must_use]
     pub fn too_large(max_size: usize) -> Error<'static> {

@@ -13,7 +13,7 @@ use crate::limits::Limits;
 
 /// An open container during the scan.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Frame {
+pub(crate) struct Open {
     pub(crate) object: bool,
     /// Its tape node (the reference backend's containers; unused by
     /// [`skip_container`]).
@@ -118,7 +118,7 @@ pub(crate) fn walk<S: Sink>(
     level: usize,
     limits: &Limits,
     sink: &mut S,
-    stack: &mut Vec<Frame>,
+    stack: &mut Vec<Open>,
 ) -> Result<usize, Fault> {
     let base = stack.len();
     'value: loop {
@@ -138,7 +138,7 @@ pub(crate) fn walk<S: Sink>(
                     sink.close(node, i);
                 } else {
                     let node = sink.open(kind, i, true);
-                    stack.push(Frame { object, node });
+                    stack.push(Open { object, node });
                     i = skip_whitespace(bytes, i + 1);
                     let close = if object { b'}' } else { b']' };
                     if bytes.get(i) != Some(&close) {
@@ -235,7 +235,7 @@ pub(crate) fn skip_container(
     at: usize,
     level: usize,
     limits: &Limits,
-    stack: &mut Vec<Frame>,
+    stack: &mut Vec<Open>,
 ) -> Result<usize, Fault> {
     walk(bytes, at, level, limits, &mut Validate, stack)
 }

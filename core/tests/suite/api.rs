@@ -184,7 +184,7 @@ fn too_large_is_the_error_the_parser_gives_for_input_over_the_limit() {
     let Err(error) = refused else { panic!("{refused:?}") };
     assert_eq!(error, Error::too_large(16));
     assert_eq!((error.reason(), error.offset()), (Reason::TooLarge, 16));
-    let frame = mcp_envelope::transport::lines::Frame::Oversized { line: 1, offset: 0, len: 40 };
+    let frame = mcp_envelope::transport::lines::Line::Oversized { line: 1, offset: 0, len: 40 };
     assert_eq!(frame.error(16), Some(Error::too_large(16)));
 }
 

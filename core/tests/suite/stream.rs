@@ -1,6 +1,6 @@
 //! RULES.md section 5: newline framing on stdio.
 
-use mcp_envelope::transport::lines::{Frame, FrameBuf, Frames, LineCodec, LineReader};
+use mcp_envelope::transport::lines::{Line, LineBuf, LineCodec, LineReader, Lines};
 
 #[derive(Debug, PartialEq, Eq)]
 enum Owned {
@@ -11,10 +11,10 @@ enum Owned {
 fn frames(max: usize, chunks: &[&[u8]]) -> Vec<Owned> {
     let mut reader = LineReader::new(max);
     let mut out = Vec::new();
-    let mut emit = |frame: Frame<'_>| {
+    let mut emit = |frame: Line<'_>| {
         out.push(match frame {
-            Frame::Message { line, offset, bytes } => Owned::Message(line, offset, bytes.to_vec()),
-            Frame::Oversized { line, offset, len } => Owned::Oversized(line, offset, len),
+            Line::Message { line, offset, bytes } => Owned::Message(line, offset, bytes.to_vec()),
+            Line::Oversized { line, offset, len } => Owned::Oversized(line, offset, len),
         });
     };
     for chunk in chunks {
@@ -79,13 +79,13 @@ fn a_line_exactly_at_the_limit_passes_and_its_carriage_return_does_not_count() {
     assert_eq!(frames(4, &[b"1234\r\n12345\n"]), [Owned::Message(1, 0, b"1234".to_vec()), Owned::Oversized(2, 6, 5)]);
 }
 
-/// What [`Frames`] pulls from `input` through a `BufReader` of `capacity`.
+/// What [`Lines`] pulls from `input` through a `BufReader` of `capacity`.
 fn pulled(max: usize, capacity: usize, input: &[u8]) -> Vec<Owned> {
     let reader = std::io::BufReader::with_capacity(capacity, input);
-    Frames::new(reader, max)
+    Lines::new(reader, max)
         .map(|frame| match frame.unwrap() {
-            FrameBuf::Message { line, offset, bytes } => Owned::Message(line, offset, bytes),
-            FrameBuf::Oversized { line, offset, len } => Owned::Oversized(line, offset, len),
+            LineBuf::Message { line, offset, bytes } => Owned::Message(line, offset, bytes),
+            LineBuf::Oversized { line, offset, len } => Owned::Oversized(line, offset, len),
         })
         .collect()
 }
@@ -152,8 +152,8 @@ fn a_line_one_byte_over_the_limit_held_across_reads_leaves_nothing_behind() {
 #[test]
 fn a_pull_loop_can_stop_early_and_give_the_reader_back_after_the_last_frame() {
     fn first_message(input: &[u8]) -> std::io::Result<(Vec<u8>, usize)> {
-        let mut frames = Frames::new(input, 64);
-        let Some(Frame::Message { bytes, .. }) = frames.next_frame()? else { panic!("no message") };
+        let mut frames = Lines::new(input, 64);
+        let Some(Line::Message { bytes, .. }) = frames.next_line()? else { panic!("no message") };
         let first = bytes.to_vec();
         let rest = frames.into_inner();
         Ok((first, rest.len()))
@@ -190,15 +190,15 @@ impl std::io::Read for Flaky<'_> {
 fn reads_interrupted_are_retried_and_other_errors_are_returned_without_losing_frames() {
     let chunks = vec![&b"{\"a\""[..], b":1}\n{\"b\":2}", b"\n"];
     let interrupted = Flaky { chunks: chunks.clone(), fail_next: true, kind: std::io::ErrorKind::Interrupted };
-    let got: Vec<_> = Frames::new(std::io::BufReader::new(interrupted), 64).map(Result::unwrap).collect();
+    let got: Vec<_> = Lines::new(std::io::BufReader::new(interrupted), 64).map(Result::unwrap).collect();
     assert_eq!(got.len(), 2);
     let failing = Flaky { chunks, fail_next: true, kind: std::io::ErrorKind::TimedOut };
-    let mut frames = Frames::new(std::io::BufReader::new(failing), 64);
+    let mut frames = Lines::new(std::io::BufReader::new(failing), 64);
     let mut messages = Vec::new();
     let mut errors = 0;
     while errors < 10 {
         match frames.next() {
-            Some(Ok(FrameBuf::Message { bytes, .. })) => messages.push(bytes),
+            Some(Ok(LineBuf::Message { bytes, .. })) => messages.push(bytes),
             Some(Ok(other)) => panic!("{other:?}"),
             Some(Err(e)) => {
                 assert_eq!(e.kind(), std::io::ErrorKind::TimedOut);
@@ -225,8 +225,8 @@ fn the_reader_holds_exactly_the_bytes_of_the_line_not_yet_ended() {
 #[test]
 fn an_oversized_frame_is_answered_as_the_parser_answers_a_message_over_the_limit() {
     let line = vec![b' '; 40];
-    let mut frames = Frames::new(&line[..], 16);
-    let frame = frames.next_frame().unwrap().unwrap();
+    let mut frames = Lines::new(&line[..], 16);
+    let frame = frames.next_line().unwrap().unwrap();
     let error = frame.error(16).unwrap();
     let mut parser = mcp_envelope::Parser::new(mcp_envelope::Revision::V2026_07_28)
         .with_limits(mcp_envelope::Limits::new().with_max_size(16));
@@ -238,7 +238,7 @@ fn an_oversized_frame_is_answered_as_the_parser_answers_a_message_over_the_limit
     let mut answer = Vec::new();
     assert!(mcp_envelope::write::error_for(&mut answer, &error));
     assert!(answer.starts_with(br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700"#));
-    assert!(Frame::Message { line: 1, offset: 0, bytes: b"{}" }.error(16).is_none());
+    assert!(Line::Message { line: 1, offset: 0, bytes: b"{}" }.error(16).is_none());
 }
 
 /// What [`LineCodec`] decodes from `input` arriving in chunks of `chunk`
@@ -248,10 +248,10 @@ fn decoded(max: usize, chunk: usize, input: &[u8]) -> Vec<Owned> {
     let mut codec = LineCodec::new(max);
     let mut buf = bytes::BytesMut::new();
     let mut out = Vec::new();
-    let mut push = |frame: FrameBuf| {
+    let mut push = |frame: LineBuf| {
         out.push(match frame {
-            FrameBuf::Message { line, offset, bytes } => Owned::Message(line, offset, bytes),
-            FrameBuf::Oversized { line, offset, len } => Owned::Oversized(line, offset, len),
+            LineBuf::Message { line, offset, bytes } => Owned::Message(line, offset, bytes),
+            LineBuf::Oversized { line, offset, len } => Owned::Oversized(line, offset, len),
         });
     };
     for piece in input.chunks(chunk) {

@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::Duration;
 
-use mcp_envelope::transport::lines::{Frame, LineReader};
+use mcp_envelope::transport::lines::{Line, LineReader};
 use mcp_envelope::{Kind, Limits, Revision};
 
 use self::ids::Ids;
@@ -96,15 +96,15 @@ impl Checker {
     /// newline. A line too large to hold, or cut, shows
     /// what its head and tail say of it; a cut one never reached its peer
     /// whole, so the id rules do not follow it.
-    fn frame(&mut self, frame: Frame<'_>, glance: &Glance, piece: &[u8], cut: Option<&'static str>) {
+    fn frame(&mut self, frame: Line<'_>, glance: &Glance, piece: &[u8], cut: Option<&'static str>) {
         let (line, verdicts) = match frame {
-            Frame::Message { line, bytes, .. } => (line, self.parsers.verdicts(bytes)),
-            Frame::Oversized { line, .. } => {
+            Line::Message { line, bytes, .. } => (line, self.parsers.verdicts(bytes)),
+            Line::Oversized { line, .. } => {
                 let error = mcp_envelope::Error::too_large(self.shared.limits.max_size);
                 (line, vec![("all", Summary::Invalid(Invalid::from_error(&error)))])
             }
         };
-        let oversized = matches!(frame, Frame::Oversized { .. });
+        let oversized = matches!(frame, Line::Oversized { .. });
         // Only such a line needs its head and tail, so only it pays for them.
         let whole = (oversized || cut.is_some()).then(|| glance.with(piece));
         let seen = whole.as_ref().map(Glance::glimpse);

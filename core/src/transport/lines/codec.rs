@@ -1,27 +1,27 @@
 //! MCP stdio framing as a `tokio_util::codec` decoder and encoder (feature
-//! `tokio`), with the same frames and the same size rule as
+//! `tokio`), with the same lines and the same size rule as
 //! [`LineReader`](super::LineReader): a line over the limit is counted, not
-//! buffered, and comes out as [`FrameBuf::Oversized`].
+//! buffered, and comes out as [`LineBuf::Oversized`].
 
 use std::io;
 
 use bytes::{Buf, BufMut, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
 
-use super::{FrameBuf, Judged, judge};
+use super::{Judged, LineBuf, judge};
 
-/// Decodes lines into owned [`FrameBuf`]s and encodes messages as lines.
+/// Decodes lines into owned [`LineBuf`]s and encodes messages as lines.
 ///
 /// ```no_run
 /// # async fn run() -> std::io::Result<()> {
 /// use futures_util::{SinkExt, StreamExt};
-/// use mcp_envelope::transport::lines::{FrameBuf, LineCodec};
+/// use mcp_envelope::transport::lines::{LineBuf, LineCodec};
 /// use tokio_util::codec::{FramedRead, FramedWrite};
 ///
 /// let mut input = FramedRead::new(tokio::io::stdin(), LineCodec::new(1 << 20));
 /// let mut output = FramedWrite::new(tokio::io::stdout(), LineCodec::new(1 << 20));
-/// while let Some(frame) = input.next().await {
-///     if let FrameBuf::Message { bytes, .. } = frame? {
+/// while let Some(line) = input.next().await {
+///     if let LineBuf::Message { bytes, .. } = line? {
 ///         output.send(&bytes[..]).await?;
 ///     }
 /// }
@@ -40,7 +40,7 @@ pub struct LineCodec {
 }
 
 impl LineCodec {
-    /// Frames of at most `max_size` bytes (see
+    /// Lines of at most `max_size` bytes (see
     /// [`Limits::max_size`](crate::Limits::max_size)).
     #[must_use]
     pub fn new(max_size: usize) -> LineCodec {
@@ -56,23 +56,23 @@ impl LineCodec {
     }
 
     /// Judges the complete line `raw` and moves past it.
-    fn frame(&mut self, raw: &[u8]) -> Option<FrameBuf> {
+    fn frame(&mut self, raw: &[u8]) -> Option<LineBuf> {
         let (line, offset) = self.next_line(raw.len() as u64);
         match judge(raw, self.max_size) {
             Judged::Message(len) => {
-                Some(FrameBuf::Message { line, offset, bytes: raw.get(..len).unwrap_or_default().to_vec() })
+                Some(LineBuf::Message { line, offset, bytes: raw.get(..len).unwrap_or_default().to_vec() })
             }
-            Judged::Oversized => Some(FrameBuf::Oversized { line, offset, len: raw.len() as u64 }),
+            Judged::Oversized => Some(LineBuf::Oversized { line, offset, len: raw.len() as u64 }),
             Judged::Blank => None,
         }
     }
 }
 
 impl Decoder for LineCodec {
-    type Item = FrameBuf;
+    type Item = LineBuf;
     type Error = io::Error;
 
-    fn decode(&mut self, buf: &mut BytesMut) -> io::Result<Option<FrameBuf>> {
+    fn decode(&mut self, buf: &mut BytesMut) -> io::Result<Option<LineBuf>> {
         loop {
             if let Some(skipped) = self.skipping {
                 let Some(at) = memchr::memchr(b'\n', buf) else {
@@ -84,7 +84,7 @@ impl Decoder for LineCodec {
                 buf.advance(at + 1);
                 let len = skipped + at as u64;
                 let (line, offset) = self.next_line(len);
-                return Ok(Some(FrameBuf::Oversized { line, offset, len }));
+                return Ok(Some(LineBuf::Oversized { line, offset, len }));
             }
             let from = self.searched.min(buf.len());
             let Some(at) = memchr::memchr(b'\n', buf.get(from..).unwrap_or_default()).map(|i| from + i) else {
@@ -107,14 +107,14 @@ impl Decoder for LineCodec {
     }
 
     /// The last line, when the input ends without a newline.
-    fn decode_eof(&mut self, buf: &mut BytesMut) -> io::Result<Option<FrameBuf>> {
+    fn decode_eof(&mut self, buf: &mut BytesMut) -> io::Result<Option<LineBuf>> {
         if let Some(frame) = self.decode(buf)? {
             return Ok(Some(frame));
         }
         // `decode` has counted into `skipping` whatever it left unread.
         if let Some(len) = self.skipping.take() {
             let (line, offset) = self.next_line(len);
-            return Ok(Some(FrameBuf::Oversized { line, offset, len }));
+            return Ok(Some(LineBuf::Oversized { line, offset, len }));
         }
         if buf.is_empty() {
             return Ok(None);

@@ -2,16 +2,16 @@
 //!
 //! Messages are separated by `\n`; a trailing `\r` is dropped; lines of
 //! nothing but JSON whitespace are skipped. Bytes may arrive in chunks of
-//! any size: the frames produced do not depend on where the chunks split.
+//! any size: the lines produced do not depend on where the chunks split.
 //! A line still incomplete at the end of a chunk is buffered, and only up to
 //! the size limit: past it the line is counted, not stored, and reported as
-//! [`Frame::Oversized`] when its newline arrives. So the reader holds at
+//! [`Line::Oversized`] when its newline arrives. So the reader holds at
 //! most one message of memory.
 //!
-//! [`LineReader`] is pushed chunks and calls back for each frame;
-//! [`Frames`] (feature `std`) pulls lines from a `BufRead` on demand;
+//! [`LineReader`] is pushed chunks and calls back for each line;
+//! [`Lines`] (feature `std`) pulls lines from a `BufRead` on demand;
 //! `LineCodec` (feature `tokio`) is a `tokio_util` decoder and encoder. All
-//! three give the same frames.
+//! three give the same lines.
 
 use alloc::vec::Vec;
 
@@ -25,11 +25,11 @@ mod pull;
 #[cfg(feature = "tokio")]
 pub use codec::LineCodec;
 #[cfg(feature = "std")]
-pub use pull::Frames;
+pub use pull::Lines;
 
 /// One line of the stream.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Frame<'b> {
+pub enum Line<'b> {
     /// A line to parse, without its `\n` (and `\r`).
     Message {
         /// 1-based line number.
@@ -50,23 +50,23 @@ pub enum Frame<'b> {
     },
 }
 
-impl Frame<'_> {
-    /// For an oversized frame, the error to answer it with: the parser's
+impl Line<'_> {
+    /// For an line too long to hold, the error to answer it with: the parser's
     /// `too-large` (-32700) at offset `max_size`, with a `null` id, exactly
     /// what [`Parser::parse`](crate::Parser::parse) gives a message over the
     /// limit. `None` for a message (parse it).
     #[must_use]
     pub fn error(&self, max_size: usize) -> Option<Error<'static>> {
         match self {
-            Frame::Oversized { .. } => Some(Error::too_large(max_size)),
-            Frame::Message { .. } => None,
+            Line::Oversized { .. } => Some(Error::too_large(max_size)),
+            Line::Message { .. } => None,
         }
     }
 }
 
-/// A [`Frame`] that owns its bytes, for queues, tasks and codecs.
+/// A [`Line`] that owns its bytes, for queues, tasks and codecs.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum FrameBuf {
+pub enum LineBuf {
     /// A line to parse, without its `\n` (and `\r`).
     Message {
         /// 1-based line number.
@@ -87,22 +87,22 @@ pub enum FrameBuf {
     },
 }
 
-impl FrameBuf {
-    /// The frame, borrowing these bytes.
+impl LineBuf {
+    /// The line, borrowing these bytes.
     #[must_use]
-    pub fn as_frame(&self) -> Frame<'_> {
+    pub fn as_line(&self) -> Line<'_> {
         match self {
-            FrameBuf::Message { line, offset, bytes } => Frame::Message { line: *line, offset: *offset, bytes },
-            FrameBuf::Oversized { line, offset, len } => Frame::Oversized { line: *line, offset: *offset, len: *len },
+            LineBuf::Message { line, offset, bytes } => Line::Message { line: *line, offset: *offset, bytes },
+            LineBuf::Oversized { line, offset, len } => Line::Oversized { line: *line, offset: *offset, len: *len },
         }
     }
 }
 
-impl From<Frame<'_>> for FrameBuf {
-    fn from(frame: Frame<'_>) -> FrameBuf {
+impl From<Line<'_>> for LineBuf {
+    fn from(frame: Line<'_>) -> LineBuf {
         match frame {
-            Frame::Message { line, offset, bytes } => FrameBuf::Message { line, offset, bytes: bytes.to_vec() },
-            Frame::Oversized { line, offset, len } => FrameBuf::Oversized { line, offset, len },
+            Line::Message { line, offset, bytes } => LineBuf::Message { line, offset, bytes: bytes.to_vec() },
+            Line::Oversized { line, offset, len } => LineBuf::Oversized { line, offset, len },
         }
     }
 }
@@ -134,7 +134,7 @@ pub(crate) fn judge(raw: &[u8], max_size: usize) -> Judged {
 /// and offset, and what of it is held until its `\n` arrives (stored while
 /// it fits the limit plus one byte, for a `\r`; counted past it).
 #[derive(Clone, Debug)]
-pub(crate) struct Line {
+pub(crate) struct Splitter {
     max_size: usize,
     /// The incomplete line, while it fits the limit.
     partial: Vec<u8>,
@@ -151,13 +151,13 @@ pub(crate) struct Ended {
     /// Raw length, without the `\n`.
     pub(crate) len: u64,
     pub(crate) judged: Judged,
-    /// A message's bytes are in [`Line::held`], not in the tail.
+    /// A message's bytes are in [`Splitter::held`], not in the tail.
     pub(crate) held: bool,
 }
 
-impl Line {
-    pub(crate) fn new(max_size: usize) -> Line {
-        Line { max_size, partial: Vec::new(), skipping: None, number: 1, offset: 0 }
+impl Splitter {
+    pub(crate) fn new(max_size: usize) -> Splitter {
+        Splitter { max_size, partial: Vec::new(), skipping: None, number: 1, offset: 0 }
     }
 
     /// Nothing of the line has arrived.
@@ -170,7 +170,7 @@ impl Line {
         &self.partial
     }
 
-    /// Drops the held bytes, once their frame has been handed out.
+    /// Drops the held bytes, once their line has been handed out.
     pub(crate) fn clear(&mut self) {
         self.partial.clear();
     }
@@ -193,7 +193,7 @@ impl Line {
     /// The line ends with `tail` (the bytes before its `\n` not yet held):
     /// what it is, and the next line begins. When nothing was held, a
     /// message stays in `tail` (no copy); otherwise it is left whole in
-    /// [`Line::held`]. Anything else leaves nothing held.
+    /// [`Splitter::held`]. Anything else leaves nothing held.
     pub(crate) fn end(&mut self, tail: &[u8]) -> Ended {
         let (line, offset) = (self.number, self.offset);
         let (len, judged, held) = if self.is_empty() {
@@ -209,7 +209,7 @@ impl Line {
             self.partial.extend_from_slice(tail);
             let len = self.partial.len() as u64;
             let judged = judge(&self.partial, self.max_size);
-            // Only a message's bytes are still wanted (until its frame is
+            // Only a message's bytes are still wanted (until its line is
             // handed out). A line of exactly the limit plus one byte, held
             // and then judged too long, used to stay here: the pull reader,
             // which clears only after messages, counted it into the next
@@ -228,7 +228,7 @@ impl Line {
 /// Splits a byte stream into lines, holding at most one line.
 #[derive(Clone, Debug)]
 pub struct LineReader {
-    line: Line,
+    line: Splitter,
 }
 
 impl LineReader {
@@ -236,7 +236,7 @@ impl LineReader {
     /// [`Limits::max_size`](crate::Limits::max_size)).
     #[must_use]
     pub fn new(max_size: usize) -> LineReader {
-        LineReader { line: Line::new(max_size) }
+        LineReader { line: Splitter::new(max_size) }
     }
 
     /// Bytes buffered for the incomplete line: never more than the limit
@@ -247,7 +247,7 @@ impl LineReader {
     }
 
     /// Takes the next chunk; calls `emit` for each line it completes.
-    pub fn feed(&mut self, chunk: &[u8], mut emit: impl FnMut(Frame<'_>)) {
+    pub fn feed(&mut self, chunk: &[u8], mut emit: impl FnMut(Line<'_>)) {
         let mut rest = chunk;
         while let Some(newline) = memchr::memchr(b'\n', rest) {
             let (line, after) = rest.split_at(newline);
@@ -258,20 +258,20 @@ impl LineReader {
     }
 
     /// The stream ended: emits the last line if it had no newline.
-    pub fn finish(&mut self, mut emit: impl FnMut(Frame<'_>)) {
+    pub fn finish(&mut self, mut emit: impl FnMut(Line<'_>)) {
         if !self.line.is_empty() {
             self.complete(&[], &mut emit);
         }
     }
 
     /// The line ends with `tail` (the bytes of this chunk before `\n`).
-    fn complete(&mut self, tail: &[u8], emit: &mut impl FnMut(Frame<'_>)) {
+    fn complete(&mut self, tail: &[u8], emit: &mut impl FnMut(Line<'_>)) {
         let Ended { line, offset, len, judged, held } = self.line.end(tail);
         match judged {
-            Judged::Oversized => emit(Frame::Oversized { line, offset, len }),
+            Judged::Oversized => emit(Line::Oversized { line, offset, len }),
             Judged::Message(n) => {
                 let raw = if held { self.line.held() } else { tail };
-                emit(Frame::Message { line, offset, bytes: raw.get(..n).unwrap_or_default() });
+                emit(Line::Message { line, offset, bytes: raw.get(..n).unwrap_or_default() });
             }
             Judged::Blank => {}
         }

@@ -1,27 +1,27 @@
-//! The pull side of the framing: [`Frames`] reads lines from a
+//! The pull side of the framing: [`Lines`] reads lines from a
 //! [`BufRead`](std::io::BufRead) one at a time, for loops that use `?` and
-//! stop when they like. Same frames as [`LineReader`](super::LineReader).
+//! stop when they like. Same lines as [`LineReader`](super::LineReader).
 
 use std::io::{self, BufRead};
 
-use super::{Frame, FrameBuf, Judged, Line};
+use super::{Judged, Line, LineBuf, Splitter};
 
 /// Lines of a [`BufRead`], read on demand, holding at most one line.
 ///
-/// [`Frames::next_frame`] lends each frame, without copying it when the
+/// [`Lines::next_line`] lends each line, without copying it when the
 /// line lies whole in the reader's buffer; as an [`Iterator`] it yields
-/// owned [`FrameBuf`]s.
+/// owned [`LineBuf`]s.
 ///
 /// ```
-/// use mcp_envelope::transport::lines::{Frame, Frames};
+/// use mcp_envelope::transport::lines::{Line, Lines};
 /// use mcp_envelope::{Limits, Parser, Revision};
 ///
 /// fn count_valid(input: impl std::io::BufRead) -> std::io::Result<usize> {
 ///     let mut parser = Parser::new(Revision::V2026_07_28);
-///     let mut frames = Frames::new(input, Limits::DEFAULT_MAX_SIZE);
+///     let mut lines = Lines::new(input, Limits::DEFAULT_MAX_SIZE);
 ///     let mut valid = 0;
-///     while let Some(frame) = frames.next_frame()? {
-///         if let Frame::Message { bytes, .. } = frame {
+///     while let Some(line) = lines.next_line()? {
+///         if let Line::Message { bytes, .. } = line {
 ///             valid += usize::from(parser.parse(bytes).is_ok());
 ///         }
 ///     }
@@ -30,35 +30,35 @@ use super::{Frame, FrameBuf, Judged, Line};
 /// assert_eq!(count_valid(&b"{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n\n{\r\n"[..]).unwrap(), 1);
 /// ```
 #[derive(Debug)]
-pub struct Frames<R> {
+pub struct Lines<R> {
     reader: R,
-    line: Line,
-    /// Bytes of the reader's buffer lent out by the last frame.
+    line: Splitter,
+    /// Bytes of the reader's buffer lent out by the last line.
     lent: usize,
-    /// The last frame was lent from the line's held bytes.
+    /// The last line was lent from the line's held bytes.
     held_lent: bool,
     ended: bool,
 }
 
-impl<R: BufRead> Frames<R> {
-    /// Frames of at most `max_size` bytes (see
+impl<R: BufRead> Lines<R> {
+    /// Lines of at most `max_size` bytes (see
     /// [`Limits::max_size`](crate::Limits::max_size)) from `reader`.
-    pub fn new(reader: R, max_size: usize) -> Frames<R> {
-        Frames { reader, line: Line::new(max_size), lent: 0, held_lent: false, ended: false }
+    pub fn new(reader: R, max_size: usize) -> Lines<R> {
+        Lines { reader, line: Splitter::new(max_size), lent: 0, held_lent: false, ended: false }
     }
 
-    /// The reader back, positioned after the last frame returned.
+    /// The reader back, positioned after the last line returned.
     pub fn into_inner(mut self) -> R {
         self.reader.consume(core::mem::take(&mut self.lent));
         self.reader
     }
 
-    /// The next frame, or `None` at the end of the input.
+    /// The next line, or `None` at the end of the input.
     ///
     /// # Errors
     /// What the reader returned, other than [`io::ErrorKind::Interrupted`]
     /// (retried). Reading again after an error goes on from where it was.
-    pub fn next_frame(&mut self) -> io::Result<Option<Frame<'_>>> {
+    pub fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
         self.reader.consume(core::mem::take(&mut self.lent));
         if core::mem::take(&mut self.held_lent) {
             self.line.clear();
@@ -91,12 +91,12 @@ impl<R: BufRead> Frames<R> {
                     self.lent = used;
                     // The same bytes again: nothing was consumed, so no I/O.
                     let buf = self.reader.fill_buf()?;
-                    return Ok(Some(Frame::Message { line, offset, bytes: buf.get(..len).unwrap_or_default() }));
+                    return Ok(Some(Line::Message { line, offset, bytes: buf.get(..len).unwrap_or_default() }));
                 }
                 Judged::Message(len) => {
                     self.reader.consume(used);
                     self.held_lent = true;
-                    return Ok(Some(Frame::Message {
+                    return Ok(Some(Line::Message {
                         line,
                         offset,
                         bytes: self.line.held().get(..len).unwrap_or_default(),
@@ -104,7 +104,7 @@ impl<R: BufRead> Frames<R> {
                 }
                 Judged::Oversized => {
                     self.reader.consume(used);
-                    return Ok(Some(Frame::Oversized { line, offset, len: ended.len }));
+                    return Ok(Some(Line::Oversized { line, offset, len: ended.len }));
                 }
                 // `Line::end` has already dropped whatever a blank line held.
                 Judged::Blank => self.reader.consume(used),
@@ -114,11 +114,11 @@ impl<R: BufRead> Frames<R> {
     }
 }
 
-impl<R: BufRead> Iterator for Frames<R> {
-    type Item = io::Result<FrameBuf>;
+impl<R: BufRead> Iterator for Lines<R> {
+    type Item = io::Result<LineBuf>;
 
-    /// The next frame, owned.
-    fn next(&mut self) -> Option<io::Result<FrameBuf>> {
-        self.next_frame().map(|f| f.map(FrameBuf::from)).transpose()
+    /// The next line, owned.
+    fn next(&mut self) -> Option<io::Result<LineBuf>> {
+        self.next_line().map(|f| f.map(LineBuf::from)).transpose()
     }
 }

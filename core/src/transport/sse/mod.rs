@@ -126,7 +126,7 @@ impl<'b> Event<'b> {
     }
 
     /// For an oversized `message` event, the error to answer it with: the
-    /// parser's `too-large`, exactly as [`Frame::error`](super::Frame::error)
+    /// parser's `too-large`, exactly as [`Line::error`](super::Line::error)
     /// gives for a line. `None` otherwise.
     #[must_use]
     pub fn error(&self, max_size: usize) -> Option<Error<'static>> {
