@@ -19,7 +19,7 @@ mod common;
 
 use std::hint::black_box;
 
-use common::{Ours, Verdict, ours_reference, ours_serde, ours_simd};
+use common::{KindRead, Ours, ours_reference, ours_serde, ours_simd};
 use gungraun::{library_benchmark, library_benchmark_group, main};
 use mcp_envelope::Revision;
 use mcp_envelope::backend::Reference;
@@ -37,7 +37,7 @@ fn load(name: &str) -> Vec<Vec<u8>> {
     }
 }
 
-fn count(verdicts: impl Iterator<Item = Verdict>) -> usize {
+fn count(verdicts: impl Iterator<Item = KindRead>) -> usize {
     verdicts.filter(Option::is_some).count()
 }
 

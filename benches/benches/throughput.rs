@@ -21,7 +21,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use common::{
-    Ours, PEERS, SimdTape, Verdict, adversarial_cases, check_ours_on_realistic, class, is_ceiling, ours_reference,
+    KindRead, Ours, PEERS, SimdTape, adversarial_cases, check_ours_on_realistic, class, is_ceiling, ours_reference,
     ours_serde, ours_simd, peer_differences, stage_syntax, stage_tape,
 };
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -143,7 +143,7 @@ fn adversarial(c: &mut Criterion) {
                 continue; // no depth limit: overflows the stack (rules, section 6)
             }
             if !is_ceiling(peer) {
-                let ours_verdict: Verdict = ours_serde(&mut ours.serde, bytes);
+                let ours_verdict: KindRead = ours_serde(&mut ours.serde, bytes);
                 record("adversarial", &format!("{peer}/{}", case.name), usize::from(parse(bytes) != ours_verdict), 1);
             }
             group.bench_with_input(BenchmarkId::new(peer, case.name), bytes, |b, m| b.iter(|| parse(black_box(m))));

@@ -29,19 +29,19 @@ mod common;
 
 use std::hint::black_box;
 
-use common::{Ours, SimdTape, Verdict};
+use common::{KindRead, Ours, SimdTape};
 use mcp_envelope::Revision;
 
 /// One contender, warm, as a function of a message.
-type Contender<'a> = Box<dyn FnMut(&[u8]) -> Verdict + 'a>;
+type Contender<'a> = Box<dyn FnMut(&[u8]) -> KindRead + 'a>;
 
 #[inline(never)]
-fn measured(messages: &[Vec<u8>], repeat: usize, parse: &mut dyn FnMut(&[u8]) -> Verdict) -> usize {
+fn measured(messages: &[Vec<u8>], repeat: usize, parse: &mut dyn FnMut(&[u8]) -> KindRead) -> usize {
     run(messages, repeat, parse)
 }
 
 #[inline(never)]
-fn run(messages: &[Vec<u8>], repeat: usize, parse: &mut dyn FnMut(&[u8]) -> Verdict) -> usize {
+fn run(messages: &[Vec<u8>], repeat: usize, parse: &mut dyn FnMut(&[u8]) -> KindRead) -> usize {
     let mut accepted = 0;
     for _ in 0..repeat {
         for m in messages {

@@ -96,7 +96,7 @@ pub fn exchange_findings(input: &[u8]) -> Vec<Finding> {
     let method = core::str::from_utf8(method).unwrap_or("POST");
     let status = core::str::from_utf8(status).ok().and_then(|s| s.trim().parse().ok()).unwrap_or(200);
 
-    let rules = conversation.rules_for(&request_headers);
+    let rules = conversation.in_force_for(&request_headers);
     let mut parser = Parser::new(rules);
     let parsed = parser.parse(body);
     let mut exchange = if method.eq_ignore_ascii_case("POST") {

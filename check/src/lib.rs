@@ -29,8 +29,8 @@ use std::format;
 use std::string::String;
 use std::vec::Vec;
 
-use mcp_envelope::Error;
 use mcp_envelope::Limits;
+use mcp_envelope::Parsed;
 use mcp_envelope::Revision;
 use mcp_envelope::{Envelope, Message};
 
@@ -87,10 +87,8 @@ pub(crate) fn configuration(index: usize) -> (Revision, Limits) {
     (revision, limits)
 }
 
-pub(crate) type Outcome<'a> = Result<Envelope<'a>, Error<'a>>;
-
 /// The payload spans of every message of an outcome, in order.
-pub(crate) fn spans(input: &[u8], outcome: &Outcome<'_>) -> Vec<Option<Range<usize>>> {
+pub(crate) fn spans(input: &[u8], outcome: &Parsed<'_>) -> Vec<Option<Range<usize>>> {
     let of = |m: &Message<'_>| m.payload().and_then(|p| p.span_in(input));
     match outcome {
         Ok(Envelope::Single(m)) => std::vec![of(m)],
@@ -110,8 +108,8 @@ pub(crate) fn shown(input: &[u8]) -> String {
 pub(crate) fn assert_same(
     input: &[u8],
     context: &dyn core::fmt::Display,
-    a: (&str, &Outcome<'_>),
-    b: (&str, &Outcome<'_>),
+    a: (&str, &Parsed<'_>),
+    b: (&str, &Parsed<'_>),
 ) {
     assert!(
         a.1 == b.1 && spans(input, a.1) == spans(input, b.1),

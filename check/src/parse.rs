@@ -2,8 +2,9 @@
 
 use std::vec::Vec;
 
-use crate::{Outcome, configuration, configuration_index, shown};
+use crate::{configuration, configuration_index, shown};
 use mcp_envelope::Limits;
+use mcp_envelope::Parsed;
 use mcp_envelope::Parser;
 use mcp_envelope::Revision;
 use mcp_envelope::backend::{Backend, SerdeJson, SimdJson};
@@ -56,7 +57,7 @@ fn parse_one<B: Backend>(input: &[u8], index: usize) {
     let _ = oversized::glimpse(input, input);
 }
 
-fn consistent<B: Backend>(input: &[u8], revision: Revision, limits: Limits, outcome: &Outcome<'_>) {
+fn consistent<B: Backend>(input: &[u8], revision: Revision, limits: Limits, outcome: &Parsed<'_>) {
     let ctx = || std::format!("{} under {revision}, {limits:?}, on {}", B::NAME, shown(input));
     match outcome {
         Err(e) => {

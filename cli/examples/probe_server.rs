@@ -51,7 +51,7 @@ impl Faults {
 
 /// What the server answers to one message.
 #[derive(Default)]
-struct Reply {
+struct ServerReply {
     /// HTTP status (stdio: unused).
     status: u16,
     /// The answer, if any.
@@ -60,13 +60,13 @@ struct Reply {
     session: Option<String>,
 }
 
-impl Reply {
-    fn json(status: u16, body: Vec<u8>) -> Reply {
-        Reply { status, body: Some(body), session: None }
+impl ServerReply {
+    fn json(status: u16, body: Vec<u8>) -> ServerReply {
+        ServerReply { status, body: Some(body), session: None }
     }
 
-    fn accepted() -> Reply {
-        Reply { status: 202, body: None, session: None }
+    fn accepted() -> ServerReply {
+        ServerReply { status: 202, body: None, session: None }
     }
 }
 
@@ -84,7 +84,7 @@ impl Server {
     /// Answers one message under `revision` (the one agreed on; for HTTP
     /// the request's). `modern_http`: a 2026-07-28 POST, whose unknown
     /// methods are 404.
-    fn answer(&self, bytes: &[u8], revision: Revision, http: bool) -> Reply {
+    fn answer(&self, bytes: &[u8], revision: Revision, http: bool) -> ServerReply {
         let parsing = if self.faults.on("batch-always") && bytes.trim_ascii_start().starts_with(b"[") {
             Revision::V2025_03_26
         } else {
@@ -109,18 +109,18 @@ impl Server {
                     })
                     .collect();
                 if answers.is_empty() {
-                    return Reply::accepted();
+                    return ServerReply::accepted();
                 }
-                Reply::json(200, [b"[".to_vec(), answers.join(&b","[..]), b"]".to_vec()].concat())
+                ServerReply::json(200, [b"[".to_vec(), answers.join(&b","[..]), b"]".to_vec()].concat())
             }
         }
     }
 
     /// The error JSON-RPC gives a message that is not a valid one.
-    fn refuse(&self, error: &Error<'_>, http: bool) -> Reply {
+    fn refuse(&self, error: &Error<'_>, http: bool) -> ServerReply {
         let bad_id = matches!(error.reason(), Reason::NullId | Reason::InvalidId);
         if self.faults.on("bad-id-as-notification") && bad_id {
-            return Reply::accepted();
+            return ServerReply::accepted();
         }
         let mut code = error.code();
         if self.faults.on("parse-as-invalid") && code == -32700 {
@@ -131,26 +131,26 @@ impl Server {
         }
         let mut out = Vec::new();
         if !write::error_for(&mut out, error) {
-            return Reply::accepted();
+            return ServerReply::accepted();
         }
         let mut value: Value = serde_json::from_slice(&out).unwrap();
         value["error"]["code"] = json!(code);
         if self.faults.on("error-id-null") {
             value["id"] = Value::Null;
         }
-        Reply::json(if http { 400 } else { 200 }, serde_json::to_vec(&value).unwrap())
+        ServerReply::json(if http { 400 } else { 200 }, serde_json::to_vec(&value).unwrap())
     }
 
-    fn one(&self, message: &Message<'_>, revision: Revision, http: bool) -> Reply {
+    fn one(&self, message: &Message<'_>, revision: Revision, http: bool) -> ServerReply {
         let request = match message {
             Message::Request(request) => request,
             Message::Notification(_) if self.faults.on("answer-notifications") => {
-                return Reply::json(200, error_body(None, -32601, "no such notification"));
+                return ServerReply::json(200, error_body(None, -32601, "no such notification"));
             }
             Message::Result(_) | Message::Error(_) if self.faults.on("answer-responses") => {
-                return Reply::json(200, error_body(None, -32600, "a response to nothing"));
+                return ServerReply::json(200, error_body(None, -32600, "a response to nothing"));
             }
-            Message::Notification(_) | Message::Result(_) | Message::Error(_) => return Reply::accepted(),
+            Message::Notification(_) | Message::Result(_) | Message::Error(_) => return ServerReply::accepted(),
         };
         let id = self.echo(&request.id);
         let modern = revision.mirrors_headers();
@@ -159,11 +159,11 @@ impl Server {
             if modern && !self.faults.on("no-result-type") {
                 result["resultType"] = json!("complete");
             }
-            Reply::json(200, serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "result": result})).unwrap())
+            ServerReply::json(200, serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "result": result})).unwrap())
         };
         let error = |status: u16, code: i64, text: &str| {
             let id = if self.faults.on("error-id-null") { Value::Null } else { id.clone() };
-            Reply::json(
+            ServerReply::json(
                 status,
                 serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": text}}))
                     .unwrap(),

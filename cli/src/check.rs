@@ -9,7 +9,7 @@ use std::io::{self, BufWriter, Write};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 
-use mcp_envelope::transport::exchange::Severity;
+use mcp_envelope::Severity;
 use mcp_envelope::{Limits, Revision};
 
 use crate::input::{self, Framing, Piece};
@@ -24,7 +24,7 @@ pub struct CheckArgs {
     /// 2026-07-28, or jsonrpc (plain JSON-RPC 2.0).
     #[arg(long, default_value = "2026-07-28", value_parser = crate::parse_revision)]
     revision: Revision,
-    /// JSON backend: `reference` (the crate's own scanner, the fastest of
+    /// JSON backend: `reference` (the reference backend, the fastest of
     /// the three in the project's benchmarks), `serde` or `simd`; `both`
     /// runs serde and simd and reports any disagreement.
     #[arg(long, value_enum, default_value = "reference")]

@@ -4,7 +4,7 @@
 
 use clap::ValueEnum;
 use mcp_envelope::backend::{Backend, Reference, SerdeJson, SimdJson};
-use mcp_envelope::{Limits, Parser, Revision};
+use mcp_envelope::{Limits, Parsed, Parser, Revision};
 
 use crate::summary::Summary;
 
@@ -16,9 +16,6 @@ pub enum BackendChoice {
     Reference,
     Both,
 }
-
-/// One backend's reading of a message.
-pub type Outcome<'a> = Result<mcp_envelope::Envelope<'a>, mcp_envelope::Error<'a>>;
 
 /// The backend whose verdict is reported (and, with `both`, compared).
 enum First {
@@ -35,7 +32,7 @@ pub struct Parsers {
 }
 
 /// One backend's verdict, and what `judge` makes of its reading.
-fn read<B: Backend, T>(parser: &mut Parser<B>, bytes: &[u8], judge: impl FnOnce(&Outcome<'_>) -> T) -> (Summary, T) {
+fn read<B: Backend, T>(parser: &mut Parser<B>, bytes: &[u8], judge: impl FnOnce(&Parsed<'_>) -> T) -> (Summary, T) {
     let outcome = parser.parse(bytes);
     let judged = judge(&outcome);
     (Summary::of(bytes, &outcome), judged)
@@ -66,7 +63,7 @@ impl Parsers {
     pub fn verdicts_and<T>(
         &mut self,
         bytes: &[u8],
-        judge: impl FnOnce(&Outcome<'_>) -> T,
+        judge: impl FnOnce(&Parsed<'_>) -> T,
     ) -> (Vec<(&'static str, Summary)>, T) {
         let (name, (summary, judged)) = match &mut self.first {
             First::Serde(p) => (SerdeJson::NAME, read(p, bytes, judge)),

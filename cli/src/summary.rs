@@ -3,8 +3,8 @@
 
 use std::ops::Range;
 
-use mcp_envelope::transport::exchange::Severity;
-use mcp_envelope::{Envelope, Error, Id, Kind, Message, Reason, write};
+use mcp_envelope::Severity;
+use mcp_envelope::{Envelope, Error, Id, Kind, Message, Parsed, Reason, write};
 
 /// An id as the output shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,8 +53,8 @@ pub enum Summary {
 }
 
 impl Summary {
-    pub fn of(input: &[u8], outcome: &Result<Envelope<'_>, Error<'_>>) -> Summary {
-        match outcome {
+    pub fn of(input: &[u8], parsed: &Parsed<'_>) -> Summary {
+        match parsed {
             Ok(Envelope::Single(m)) => Summary::message(input, m),
             Ok(Envelope::Batch(items)) => Summary::Batch(
                 items

@@ -67,7 +67,7 @@ fn headers(pairs: &[(String, Vec<u8>)]) -> Headers<'_> {
 /// Judges one exchange as the tap does; the number of findings.
 fn judge(seed: &Seed, reader: &mut EventReader) -> usize {
     let request = headers(&seed.request);
-    let mut parser = Parser::new(seed.conversation.rules_for(&request));
+    let mut parser = Parser::new(seed.conversation.in_force_for(&request));
     let mut exchange = if seed.method == "POST" {
         Exchange::post(&seed.conversation, &request, &seed.body, &parser.parse(&seed.body))
     } else {

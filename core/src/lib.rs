@@ -36,8 +36,8 @@
 //!
 //! [`backend::SerdeJson`] (feature `serde_json`, default, works without
 //! `std`) and [`backend::SimdJson`] (feature `simd-json`) tokenise; the
-//! rules live in this crate. When a backend declines a message, the crate's
-//! own scanner ([`backend::Reference`]) judges it, so the verdict, reason
+//! rules live in this crate. When a backend declines a message, the
+//! reference backend ([`backend::Reference`]) judges it, so the verdict, reason
 //! and offset never depend on the backend.
 //!
 //! # Features
@@ -105,7 +105,7 @@ mod envelope;
 pub mod backend;
 // The envelope rules, read off the tape.
 mod rules;
-// Size, UTF-8, a backend, the reference scanner when a backend declines,
+// Size, UTF-8, a backend, the reference backend when a backend declines,
 // the rules.
 mod parser;
 // Hidden hooks for the workspace's other crates.
@@ -119,7 +119,7 @@ pub use envelope::write;
 pub use envelope::{
     Envelope, ErrorObject, ErrorResponse, Id, Items, Kind, Message, Notification, RawJson, Request, ResultResponse,
 };
-pub use envelope::{Error, Reply};
+pub use envelope::{Error, Parsed, Reply};
 pub use fault::{Fault, HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, Reason, Severity};
 pub use limits::Limits;
 pub use parser::{DefaultBackend, Parser};

@@ -2,8 +2,8 @@
 //! reference backend when a backend declines, then the envelope rules.
 
 use crate::backend::{Backend, Reference};
-use crate::envelope::Envelope;
 use crate::envelope::Error;
+use crate::envelope::Parsed;
 use crate::fault::{Fault, Reason};
 use crate::json::grammar::skip_whitespace;
 use crate::limits::Limits;
@@ -13,9 +13,9 @@ use crate::rules::repeats::NameTable;
 use crate::tape::Tape;
 
 /// The backend [`Parser`] uses when none is named: the reference backend
-/// (the crate's own scanner), the fastest of the three on realistic traffic
+/// (the reference backend), the fastest of the three on realistic traffic
 /// (about 2x the serde_json backend's instructions on small messages; see
-/// the README) and the authority the others fall back to. serde_json and simd-json stay for
+/// the README) and the one others fall back to. serde_json and simd-json stay for
 /// cross-checking and for programs that already carry them.
 pub type DefaultBackend = Reference;
 
@@ -111,7 +111,7 @@ impl<B: Backend> Parser<B> {
     /// # Errors
     /// An [`Error`] with code -32700 when `input` is not one JSON value
     /// within the limits, or -32600 when it is not a valid envelope.
-    pub fn parse<'a>(&mut self, input: &'a [u8]) -> Result<Envelope<'a>, Error<'a>> {
+    pub fn parse<'a>(&mut self, input: &'a [u8]) -> Parsed<'a> {
         let text = self.tape_stage(input).map_err(|fault| Error::new(fault, None))?;
         Classifier::new(text, &self.tape, self.revision, &mut self.names).envelope()
     }

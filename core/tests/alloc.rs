@@ -113,7 +113,7 @@ fn a_warm_parser_does_not_allocate_per_message() {
 #[test]
 fn invalid_json_costs_at_most_serde_json_s_boxed_error() {
     // serde_json boxes every error it returns: one allocation per message it
-    // rejects. The core's scanner and simd-json's path allocate nothing.
+    // rejects. The reference backend and simd-json's path allocate nothing.
     assert_eq!(allocations_when_warm::<SerdeJson>(INVALID_JSON), 10, "serde");
     assert_eq!(allocations_when_warm::<Reference>(INVALID_JSON), 0, "reference");
     #[cfg(feature = "simd-json")]

@@ -16,9 +16,9 @@ use serde_json::value::RawValue;
 
 /// A contender's verdict on one message: the kind it read, or `None` when
 /// it refused the message.
-pub type Verdict = Option<&'static str>;
+pub type KindRead = Option<&'static str>;
 
-fn kind_of_members(method: bool, id: bool, result: bool, error: bool) -> Verdict {
+fn kind_of_members(method: bool, id: bool, result: bool, error: bool) -> KindRead {
     match (method, id, result, error) {
         (true, true, false, false) => Some("request"),
         (true, false, false, false) => Some("notification"),
@@ -30,7 +30,7 @@ fn kind_of_members(method: bool, id: bool, result: bool, error: bool) -> Verdict
 
 /// serde_json into a `Value` tree, then classified: what a quick
 /// implementation does.
-pub fn serde_value(bytes: &[u8]) -> Verdict {
+pub fn serde_value(bytes: &[u8]) -> KindRead {
     match serde_json::from_slice::<serde_json::Value>(bytes).ok()? {
         serde_json::Value::Object(m) => kind_of_members(
             m.contains_key("method"),
@@ -63,12 +63,12 @@ struct RawEnvelope<'a> {
     error: Option<&'a RawValue>,
 }
 
-pub fn serde_raw_struct(bytes: &[u8]) -> Verdict {
+pub fn serde_raw_struct(bytes: &[u8]) -> KindRead {
     let e: RawEnvelope<'_> = serde_json::from_slice(bytes).ok()?;
     kind_of_members(e.method.is_some(), e.id.is_some(), e.result.is_some(), e.error.is_some())
 }
 
-fn rmcp_kind<Req, Resp, Noti>(m: &rmcp::model::JsonRpcMessage<Req, Resp, Noti>) -> Verdict {
+fn rmcp_kind<Req, Resp, Noti>(m: &rmcp::model::JsonRpcMessage<Req, Resp, Noti>) -> KindRead {
     use rmcp::model::JsonRpcMessage as M;
     Some(match m {
         M::Request(_) => "request",
@@ -79,13 +79,13 @@ fn rmcp_kind<Req, Resp, Noti>(m: &rmcp::model::JsonRpcMessage<Req, Resp, Noti>) 
 }
 
 /// rmcp's untyped `JsonRpcMessage`.
-pub fn rmcp_untyped(bytes: &[u8]) -> Verdict {
+pub fn rmcp_untyped(bytes: &[u8]) -> KindRead {
     rmcp_kind(&serde_json::from_slice::<rmcp::model::JsonRpcMessage>(bytes).ok()?)
 }
 
 /// rmcp's typed messages, as a gateway reads them: client-to-server first,
 /// then server-to-client.
-pub fn rmcp_typed(bytes: &[u8]) -> Verdict {
+pub fn rmcp_typed(bytes: &[u8]) -> KindRead {
     if let Ok(m) = serde_json::from_slice::<rmcp::model::ClientJsonRpcMessage>(bytes) {
         return rmcp_kind(&m);
     }
@@ -111,14 +111,14 @@ struct SonicEnvelope<'a> {
 }
 
 /// sonic-rs with `LazyValue` payloads.
-pub fn sonic_lazy(bytes: &[u8]) -> Verdict {
+pub fn sonic_lazy(bytes: &[u8]) -> KindRead {
     let e: SonicEnvelope<'_> = sonic_rs::from_slice(bytes).ok()?;
     kind_of_members(e.method.is_some(), e.id.is_some(), e.result.is_some(), e.error.is_some())
 }
 
 /// sonic-rs into its `Value` tree, then classified: the fastest lax peer
 /// on small messages.
-pub fn sonic_value(bytes: &[u8]) -> Verdict {
+pub fn sonic_value(bytes: &[u8]) -> KindRead {
     use sonic_rs::{JsonContainerTrait, JsonValueTrait};
     let value: sonic_rs::Value = sonic_rs::from_slice(bytes).ok()?;
     if let Some(m) = value.as_object() {
@@ -134,7 +134,7 @@ pub fn sonic_value(bytes: &[u8]) -> Verdict {
 
 /// serde_json's syntax-only pass (`IgnoredAny`): the ceiling of anything
 /// built on serde_json. It classifies nothing.
-pub fn serde_ignored_any(bytes: &[u8]) -> Verdict {
+pub fn serde_ignored_any(bytes: &[u8]) -> KindRead {
     serde_json::from_slice::<serde::de::IgnoredAny>(bytes).ok().map(|_| "json")
 }
 
@@ -150,7 +150,7 @@ pub struct SimdTape {
 }
 
 impl SimdTape {
-    pub fn parse(&mut self, bytes: &[u8]) -> Verdict {
+    pub fn parse(&mut self, bytes: &[u8]) -> KindRead {
         self.copy.clear();
         self.copy.extend_from_slice(bytes);
         let buffers = self.buffers.get_or_insert_with(|| simd_json::Buffers::new(bytes.len()));
@@ -162,21 +162,21 @@ impl SimdTape {
 }
 
 /// The floor: UTF-8 validation of the same bytes, nothing more.
-pub fn utf8_floor(bytes: &[u8]) -> Verdict {
+pub fn utf8_floor(bytes: &[u8]) -> KindRead {
     simdutf8::basic::from_utf8(bytes).ok().map(|_| "utf8")
 }
 
 /// The default backend's pipeline short of its last stages, for the
 /// figures per stage: UTF-8 and the JSON grammar alone (`check_json`, no
 /// tape), ...
-pub fn stage_syntax(bytes: &[u8]) -> Verdict {
+pub fn stage_syntax(bytes: &[u8]) -> KindRead {
     let text = simdutf8::basic::from_utf8(bytes).ok()?;
     mcp_envelope::check_json(text).ok().map(|_| "json")
 }
 
 /// ... and everything up to the tape, without the envelope rules (the
 /// checks before any tokeniser, the reference backend's scan).
-pub fn stage_tape(parser: &mut Parser<Reference>, bytes: &[u8]) -> Verdict {
+pub fn stage_tape(parser: &mut Parser<Reference>, bytes: &[u8]) -> KindRead {
     mcp_envelope::internal::tape_stage(parser, bytes).ok().map(|()| "json")
 }
 
@@ -197,21 +197,21 @@ impl Ours {
     }
 }
 
-pub fn ours_reference(parser: &mut Parser<Reference>, bytes: &[u8]) -> Verdict {
+pub fn ours_reference(parser: &mut Parser<Reference>, bytes: &[u8]) -> KindRead {
     parser.parse(bytes).ok().map(|e| e.kind().name())
 }
 
-pub fn ours_serde(parser: &mut Parser<SerdeJson>, bytes: &[u8]) -> Verdict {
+pub fn ours_serde(parser: &mut Parser<SerdeJson>, bytes: &[u8]) -> KindRead {
     parser.parse(bytes).ok().map(|e| e.kind().name())
 }
 
-pub fn ours_simd(parser: &mut Parser<SimdJson>, bytes: &[u8]) -> Verdict {
+pub fn ours_simd(parser: &mut Parser<SimdJson>, bytes: &[u8]) -> KindRead {
     parser.parse(bytes).ok().map(|e| e.kind().name())
 }
 
 /// The peers, by name, in report order. sonic-rs is left out of inputs
 /// with deep nesting: it has no depth limit and overflows the stack.
-pub type Contender = fn(&[u8]) -> Verdict;
+pub type Contender = fn(&[u8]) -> KindRead;
 
 pub const PEERS: [(&str, Contender); 8] = [
     ("serde_json-value", serde_value),

@@ -34,7 +34,7 @@ pub struct Endpoint {
 
 /// Where one request to the tap goes upstream.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Target {
+pub struct RequestTarget {
     /// The request target: the path as the client sent it, with the
     /// endpoint's query added for the endpoint.
     pub path_and_query: PathAndQuery,
@@ -116,13 +116,13 @@ impl Endpoint {
     /// Where a request to the tap for `uri` goes: its own path, with the
     /// endpoint's query added when it is the endpoint's path (every path is,
     /// when the URL has none).
-    pub fn target(&self, uri: &Uri) -> Target {
+    pub fn target(&self, uri: &Uri) -> RequestTarget {
         let sent = uri.path_and_query().cloned().unwrap_or_else(|| PathAndQuery::from_static("/"));
         let Some(path) = &self.path else {
-            return Target { path_and_query: sent, endpoint: true };
+            return RequestTarget { path_and_query: sent, endpoint: true };
         };
         if uri.path() != path {
-            return Target { path_and_query: sent, endpoint: false };
+            return RequestTarget { path_and_query: sent, endpoint: false };
         }
         let query = match (self.query.as_deref(), uri.query()) {
             (Some(ours), Some(theirs)) => Some(format!("{ours}&{theirs}")),
@@ -134,7 +134,7 @@ impl Endpoint {
         };
         // Both halves came from parsed URIs, so this parses too.
         let path_and_query = PathAndQuery::try_from(text).unwrap_or(sent);
-        Target { path_and_query, endpoint: true }
+        RequestTarget { path_and_query, endpoint: true }
     }
 }
 
@@ -215,7 +215,7 @@ mod tests {
         assert_eq!(e.to_string(), "https://mcp.example.com/mcp?…");
         assert_eq!(
             e.target(&uri("/mcp")),
-            Target { path_and_query: PathAndQuery::from_static("/mcp?key=secret"), endpoint: true }
+            RequestTarget { path_and_query: PathAndQuery::from_static("/mcp?key=secret"), endpoint: true }
         );
         assert_eq!(e.target(&uri("/mcp?a=1")).path_and_query, "/mcp?key=secret&a=1");
         let discovery = e.target(&uri("/.well-known/oauth-protected-resource/mcp"));
@@ -229,7 +229,7 @@ mod tests {
         assert_eq!(root.to_string(), "http://127.0.0.1:3001");
         assert_eq!(
             root.target(&uri("/anything?x=1")),
-            Target { path_and_query: PathAndQuery::from_static("/anything?x=1"), endpoint: true }
+            RequestTarget { path_and_query: PathAndQuery::from_static("/anything?x=1"), endpoint: true }
         );
     }
 }

@@ -10,7 +10,7 @@ mod tls;
 use bytes::Bytes;
 use http_body_util::combinators::BoxBody;
 
-pub use endpoint::{Endpoint, Target, redacted};
+pub use endpoint::{Endpoint, RequestTarget, redacted};
 pub use link::Link;
 
 /// Every body sent over a [`Link`].

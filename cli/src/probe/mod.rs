@@ -16,8 +16,8 @@ mod catalogue;
 mod census;
 mod http;
 mod report;
-mod session;
 mod stdio;
+mod subject;
 mod wire;
 
 use std::io::{self, Write};
@@ -31,7 +31,7 @@ use mcp_envelope::Revision;
 
 use self::catalogue::{CHECKS, Over};
 use self::report::{Card, Row};
-use self::session::{Peer, Session};
+use self::subject::{Peer, Subject};
 use crate::net::Endpoint;
 
 /// Which revisions to probe under.
@@ -151,12 +151,12 @@ pub async fn probe(target: &Target, options: &Options) -> Result<Vec<Card>, Stri
         Revisions::Newest | Revisions::All => [Revision::V2026_07_28].iter().chain(legacy).copied().collect(),
     };
     for revision in wanted {
-        let mut session = Session::new(options.peer(target), revision, options.pad.clone());
-        let opened = session.open().await;
+        let mut subject = Subject::new(options.peer(target), revision, options.pad.clone());
+        let opened = subject.open().await;
         let handshake = match opened {
             Ok(handshake) => handshake,
             Err(why) => {
-                session.end().await;
+                subject.end().await;
                 reasons.push(format!("{revision}: {why}"));
                 continue;
             }
@@ -164,13 +164,13 @@ pub async fn probe(target: &Target, options: &Options) -> Result<Vec<Card>, Stri
         // Asked for one revision with initialize, the server may offer
         // another: probing under that one is for Newest only.
         if handshake.revision != revision && options.revisions != Revisions::Newest {
-            session.end().await;
+            subject.end().await;
             reasons.push(format!("{revision}: the server offered {} instead", handshake.revision));
             continue;
         }
         let card =
-            run(&mut session, target, if revision.mirrors_headers() { "server/discover" } else { "initialize" }).await;
-        session.end().await;
+            run(&mut subject, target, if revision.mirrors_headers() { "server/discover" } else { "initialize" }).await;
+        subject.end().await;
         cards.push(card);
         if options.revisions == Revisions::Newest {
             break;
@@ -183,9 +183,9 @@ pub async fn probe(target: &Target, options: &Options) -> Result<Vec<Card>, Stri
 }
 
 /// Runs every check of the catalogue that applies.
-async fn run(session: &mut Session, target: &Target, handshake: &'static str) -> Card {
-    let revision = session.revision();
-    let http = session.is_http();
+async fn run(subject: &mut Subject, target: &Target, handshake: &'static str) -> Card {
+    let revision = subject.revision();
+    let http = subject.is_http();
     let mut rows = Vec::new();
     for check in CHECKS {
         let over = match check.over {
@@ -196,8 +196,8 @@ async fn run(session: &mut Session, target: &Target, handshake: &'static str) ->
         if !over || !(check.when)(revision) {
             continue;
         }
-        session.begin();
-        let outcome = (check.run)(session).await;
+        subject.begin();
+        let outcome = (check.run)(subject).await;
         rows.push(Row { check: check.name, rule: check.rule, outcome });
     }
     Card {

@@ -2,7 +2,7 @@
 //!
 //! A backend only tokenises: it reads the message into the shallow tape, or
 //! says it could not. It never decides a verdict. When it declines, the
-//! crate's own scanner, the reference backend ([`Reference`]), decides, so
+//! reference backend ([`Reference`]) decides, so
 //! every backend reports the same reason and offset for the same bad input,
 //! and a backend that refuses valid JSON (simd-json and `1e400`) still
 //! yields the same envelope.

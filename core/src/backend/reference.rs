@@ -1,4 +1,4 @@
-//! The crate's own scanner as a backend ([`Reference`]): it validates
+//! The reference backend ([`Reference`]): it validates
 //! RFC 8259 exactly, as the rules restrict it, with the one grammar
 //! (`json::grammar::walk`, its sink recording on the tape), and builds the
 //! same shallow tape as the other backends. When a backend declines a message, this scanner decides
@@ -15,7 +15,7 @@ use crate::json::grammar::{Open, Sink, skip_whitespace, walk};
 use crate::limits::Limits;
 use crate::tape::{NodeKind, Tape};
 
-/// The crate's own scanner as a backend: no dependencies, the authority the
+/// The reference backend: no dependencies, the one the
 /// other backends fall back to, and the oracle for differential fuzzing.
 #[derive(Debug, Default)]
 pub struct Reference {

@@ -21,6 +21,10 @@ pub mod write;
 
 pub use error::{Error, Reply};
 
+/// What the parser makes of one message: its envelope, or why it is
+/// refused.
+pub type Parsed<'a> = Result<Envelope<'a>, Error<'a>>;
+
 /// A request id: a string or an integer (MCP's `RequestId`), or `null` under
 /// the plain JSON-RPC 2.0 profile.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

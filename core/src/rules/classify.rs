@@ -11,10 +11,10 @@ use alloc::borrow::Cow;
 use alloc::vec::Vec;
 use core::num::NonZeroU32;
 
-use crate::envelope::Error;
 use crate::envelope::{
     Envelope, ErrorObject, ErrorResponse, Id, Message, Notification, RawJson, Request, ResultResponse,
 };
+use crate::envelope::{Error, Parsed};
 use crate::fault::{Fault, Reason};
 use crate::json::number;
 use crate::json::string;
@@ -76,7 +76,7 @@ impl<'a, 't> Classifier<'a, 't> {
     }
 
     /// The envelope of a message whose tape is complete and valid.
-    pub(crate) fn envelope(&mut self) -> Result<Envelope<'a>, Error<'a>> {
+    pub(crate) fn envelope(&mut self) -> Parsed<'a> {
         let Some(top) = self.tape.get(0) else {
             return Err(Error::new(Fault::new(Reason::Empty, 0), None));
         };

@@ -13,7 +13,7 @@ pub(crate) fn headers<'h>(pairs: &'h [(&'h str, &'h str)]) -> Headers<'h> {
 
 pub(crate) fn post_in(conversation: &Conversation, pairs: &[(&str, &str)], body: &str) -> Exchange {
     let headers = headers(pairs);
-    let parsed = Parser::new(conversation.rules_for(&headers)).parse(body.as_bytes());
+    let parsed = Parser::new(conversation.in_force_for(&headers)).parse(body.as_bytes());
     Exchange::post(conversation, &headers, body.as_bytes(), &parsed)
 }
 
@@ -213,10 +213,10 @@ fn mcp_protocol_version_follows_initialize_from_2025_06_18() {
     assert_eq!(names(&e), [] as [&str; 0]);
     assert_eq!(e.negotiated(), Some(Revision::V2025_06_18));
     conversation.learn(&e);
-    assert_eq!(conversation.rules(), Revision::V2025_06_18);
+    assert_eq!(conversation.in_force(), Revision::V2025_06_18);
     // A later request is judged under what was negotiated, whatever it declares.
-    assert_eq!(conversation.rules_for(&headers(&[V1125])), Revision::V2025_06_18);
-    assert_eq!(conversation.rules_for(&headers(&[])), Revision::V2025_06_18);
+    assert_eq!(conversation.in_force_for(&headers(&[V1125])), Revision::V2025_06_18);
+    assert_eq!(conversation.in_force_for(&headers(&[])), Revision::V2025_06_18);
     let mut ping = post_in(&conversation, &[ACCEPT, JSON, ("MCP-Protocol-Version", "2025-06-18")], PING);
     answer(&mut ping, 200, &[JSON], &[PONG]);
     assert_eq!(ping.negotiated(), None, "only an initialize result negotiates");
@@ -472,7 +472,7 @@ fn a_request_that_declares_2026_07_28_is_judged_under_it_whatever_was_negotiated
         &[r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: Server not initialized"},"id":null}"#],
     );
     assert_eq!(names(&probe), [] as [&str; 0]);
-    assert_eq!(conversation.rules_for(&headers(&[V1125])), Revision::V2025_11_25);
+    assert_eq!(conversation.in_force_for(&headers(&[V1125])), Revision::V2025_11_25);
     // Declaring an older revision than the one negotiated is still not
     // the negotiated one.
     assert_eq!(
@@ -488,7 +488,7 @@ fn a_request_without_mcp_protocol_version_is_an_earlier_revision_s_unless_its_me
     // 2026-07-28 mirror.
     let conversation = Conversation::new(Revision::V2026_07_28);
     let initialize = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
-    assert_eq!(conversation.rules_for(&headers(&[ACCEPT, JSON])), Revision::V2025_03_26);
+    assert_eq!(conversation.in_force_for(&headers(&[ACCEPT, JSON])), Revision::V2025_03_26);
     assert_eq!(names(&post_in(&conversation, &[ACCEPT, JSON], initialize)), [] as [&str; 0]);
     // A body that declares 2026-07-28 is a 2026-07-28 request whose
     // header is missing: the -32020 answer.
@@ -502,11 +502,11 @@ fn a_request_without_mcp_protocol_version_is_an_earlier_revision_s_unless_its_me
 #[test]
 fn a_request_declaring_an_earlier_revision_before_any_negotiation_is_judged_under_it() {
     let conversation = Conversation::new(Revision::V2026_07_28);
-    assert_eq!(conversation.rules_for(&headers(&[V1125])), Revision::V2025_11_25);
+    assert_eq!(conversation.in_force_for(&headers(&[V1125])), Revision::V2025_11_25);
     assert_eq!(names(&post_in(&conversation, &[ACCEPT, JSON, V1125], PING)), [] as [&str; 0]);
     // An unknown value is no revision: 2026-07-28's mirror rules hold.
     let unknown = [ACCEPT, JSON, ("MCP-Protocol-Version", "2099-01-01"), ("Mcp-Method", "ping")];
-    assert_eq!(conversation.rules_for(&headers(&unknown)), Revision::V2026_07_28);
+    assert_eq!(conversation.in_force_for(&headers(&unknown)), Revision::V2026_07_28);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 use mcp_envelope::{Envelope, Id, Kind, Message, Revision};
 
-use crate::support::{Verdict, parse, verdict};
+use crate::support::{Judgement, judgement, parse};
 
 const J: Revision = Revision::JsonRpc;
 
@@ -25,7 +25,7 @@ fn specification_requests_responses_and_notifications_classify() {
         (r#"{"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}, "id": null}"#, Kind::Error),
         (r#"{"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request"}, "id": null}"#, Kind::Error),
     ] {
-        assert_eq!(verdict(J, input), Verdict::Valid(kind), "{input}");
+        assert_eq!(judgement(J, input), Judgement::Valid(kind), "{input}");
     }
 }
 

@@ -3,7 +3,8 @@
 //! against a server (or client) that commits the fault and not against
 //! one that does not.
 
-use mcp_envelope::transport::exchange::{Conversation, Exchange, Headers, Place, Severity};
+use mcp_envelope::Severity;
+use mcp_envelope::transport::exchange::{Conversation, Exchange, Headers, Place};
 use mcp_envelope::{Parser, Revision};
 
 use super::exchange::{ACCEPT, JSON, PING, PONG, SSE, V1125, answer, call, headers, modern, names, post};

@@ -66,7 +66,7 @@ fn reason_names_round_trip_and_messages_are_lowercase_one_liners() {
 
 #[test]
 fn a_reason_is_a_warning_only_where_the_texts_leave_it_open_or_a_limit_of_this_reader() {
-    use mcp_envelope::transport::exchange::Severity;
+    use mcp_envelope::Severity;
     let warnings: Vec<&str> =
         Reason::ALL.iter().filter(|r| r.severity() == Severity::Warning).map(|r| r.name()).collect();
     // RFC 8259 section 4: names "SHOULD be unique"; section 8.2: the grammar

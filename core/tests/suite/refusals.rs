@@ -3,7 +3,8 @@
 //! the fault and not against one that answers as the rules say.
 
 use mcp_envelope::Revision;
-use mcp_envelope::transport::exchange::{Conversation, Exchange, Place, Severity};
+use mcp_envelope::Severity;
+use mcp_envelope::transport::exchange::{Conversation, Exchange, Place};
 
 use super::exchange::{
     ACCEPT, INITIALIZED, JSON, PING, PONG, SSE, V1125, answer, call, meta_params, modern, names, post, post_in,

@@ -5,14 +5,14 @@ use std::borrow::Cow;
 
 use mcp_envelope::{Envelope, Id, Kind, Limits, Message, Revision};
 
-use crate::support::{Verdict, error, invalid, message, parse, parse_limited, verdict};
+use crate::support::{Judgement, error, invalid, judgement, message, parse, parse_limited};
 
 const LATEST: Revision = Revision::V2026_07_28;
 const MCP: [Revision; 5] =
     [Revision::V2024_11_05, Revision::V2025_03_26, Revision::V2025_06_18, Revision::V2025_11_25, Revision::V2026_07_28];
 
-fn valid(kind: Kind) -> Verdict {
-    Verdict::Valid(kind)
+fn valid(kind: Kind) -> Judgement {
+    Judgement::Valid(kind)
 }
 
 #[test]
@@ -58,7 +58,7 @@ fn members_of_two_kinds_are_an_invalid_request() {
         (r#"{"jsonrpc":"2.0","id":1,"result":{},"method":"m","error":{"code":1,"message":"m"}}"#, r#""method""#),
         (r#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"},"result":{},"method":"m"}"#, r#""result""#),
     ] {
-        assert_eq!(verdict(LATEST, input), invalid("conflicting-members", input.find(second).unwrap()), "{input}");
+        assert_eq!(judgement(LATEST, input), invalid("conflicting-members", input.find(second).unwrap()), "{input}");
     }
 }
 
@@ -75,7 +75,7 @@ fn a_top_level_array_is_a_batch_only_where_the_revision_has_batches() {
     let batch = r#"[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"b"}]"#;
     for revision in Revision::ALL {
         let expected = if revision.allows_batches() { valid(Kind::Batch) } else { invalid("batch-not-allowed", 0) };
-        assert_eq!(verdict(revision, batch), expected, "{revision}");
+        assert_eq!(judgement(revision, batch), expected, "{revision}");
     }
     let e = error(Revision::V2025_06_18, batch);
     assert!(e.hint().is_some_and(|h| h.contains("2025-03-26")));
@@ -89,7 +89,7 @@ fn batch_items_are_judged_one_by_one_and_an_empty_batch_is_invalid() {
         items.iter().map(|i| i.as_ref().map(Message::kind).map_err(|e| (e.reason().name(), e.offset()))).collect();
     let (one, repeat) = (input.find(" 1,").unwrap() + 1, input.find(r#""id":3"#).unwrap());
     assert_eq!(summary, [Ok(Kind::Request), Err(("not-an-object", one)), Err(("duplicate-member", repeat))]);
-    assert_eq!(verdict(Revision::V2025_03_26, " [ ] "), invalid("empty-batch", 1));
+    assert_eq!(judgement(Revision::V2025_03_26, " [ ] "), invalid("empty-batch", 1));
 }
 
 #[test]
@@ -121,20 +121,20 @@ fn an_object_without_envelope_members_is_a_bare_payload() {
     let e = error(LATEST, r#"{"tools":[{"name":"get_me","inputSchema":{"type":"object"}}]}"#);
     assert_eq!((e.code(), e.reason().name(), e.offset()), (-32600, "bare-payload", 0));
     assert!(e.hint().is_some_and(|h| h.contains("without a json-rpc envelope")));
-    assert_eq!(verdict(LATEST, r#"{"jsonrpc":"2.0"}"#), invalid("incomplete-envelope", 0));
-    assert_eq!(verdict(LATEST, r#"{"jsonrpc":"2.0","id":4}"#), invalid("incomplete-envelope", 0));
+    assert_eq!(judgement(LATEST, r#"{"jsonrpc":"2.0"}"#), invalid("incomplete-envelope", 0));
+    assert_eq!(judgement(LATEST, r#"{"jsonrpc":"2.0","id":4}"#), invalid("incomplete-envelope", 0));
 }
 
 #[test]
 fn jsonrpc_must_be_exactly_the_string_2_0() {
-    assert_eq!(verdict(LATEST, r#"{"id":1,"method":"m"}"#), invalid("missing-jsonrpc", 0));
+    assert_eq!(judgement(LATEST, r#"{"id":1,"method":"m"}"#), invalid("missing-jsonrpc", 0));
     for value in [r#""2""#, r#""1.0""#, "2.0", r#""2.0 ""#, r#""2.00""#, r#""\u0032.1""#, "null", r#"["2.0"]"#] {
         let input = format!(r#"{{"jsonrpc":{value},"id":1,"method":"m"}}"#);
-        assert_eq!(verdict(LATEST, &input), invalid("invalid-jsonrpc", 11), "{value}");
+        assert_eq!(judgement(LATEST, &input), invalid("invalid-jsonrpc", 11), "{value}");
     }
     // Escapes are decoded before the comparison.
-    assert_eq!(verdict(LATEST, r#"{"jsonrpc":"\u0032.0","method":"m"}"#), valid(Kind::Notification));
-    assert_eq!(verdict(LATEST, r#"{"jsonrpc":"2\u002e0","method":"m"}"#), valid(Kind::Notification));
+    assert_eq!(judgement(LATEST, r#"{"jsonrpc":"\u0032.0","method":"m"}"#), valid(Kind::Notification));
+    assert_eq!(judgement(LATEST, r#"{"jsonrpc":"2\u002e0","method":"m"}"#), valid(Kind::Notification));
 }
 
 #[test]
@@ -150,7 +150,7 @@ fn a_repeated_member_name_is_an_invalid_request() {
         // And inside the error object.
         (r#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"a","code":2}}"#, r#""code":2"#),
     ] {
-        assert_eq!(verdict(LATEST, input), invalid("duplicate-member", input.find(repeat).unwrap()), "{input}");
+        assert_eq!(judgement(LATEST, input), invalid("duplicate-member", input.find(repeat).unwrap()), "{input}");
     }
 }
 
@@ -161,13 +161,13 @@ fn repeated_names_are_found_in_objects_of_any_size() {
     members.push(r#""k3":0"#.into());
     let input = format!(r#"{{"jsonrpc":"2.0","method":"m",{}}}"#, members.join(","));
     let at = input.find(r#""k17":0"#).unwrap();
-    assert_eq!(verdict(LATEST, &input), invalid("duplicate-member", at));
+    assert_eq!(judgement(LATEST, &input), invalid("duplicate-member", at));
     // In a large object too, a name spelled with escapes is the same name.
     let mut members: Vec<String> = (0..50).map(|i| format!(r#""k{i}":{i}"#)).collect();
     members.push(r#""k\u0034\u0032":0"#.into());
     let input = format!(r#"{{"jsonrpc":"2.0","method":"m",{}}}"#, members.join(","));
     let at = input.find(r#""k\u0034"#).unwrap();
-    assert_eq!(verdict(LATEST, &input), invalid("duplicate-member", at));
+    assert_eq!(judgement(LATEST, &input), invalid("duplicate-member", at));
     // Past 131 072 members the names are checked in partitions: the first
     // repeat in document order is still the one named, escaped or not, a
     // wanted name's included.
@@ -180,16 +180,16 @@ fn repeated_names_are_found_in_objects_of_any_size() {
     ] {
         let input = format!(r#"{{"jsonrpc":"2.0","method":"m",{body},{late}}}"#);
         let at = input.find(first).unwrap();
-        assert_eq!(verdict(LATEST, &input), invalid("duplicate-member", at), "{late}");
+        assert_eq!(judgement(LATEST, &input), invalid("duplicate-member", at), "{late}");
     }
     let input = format!(r#"{{"jsonrpc":"2.0","method":"m",{body}}}"#);
-    assert_eq!(verdict(LATEST, &input), valid(Kind::Notification));
+    assert_eq!(judgement(LATEST, &input), valid(Kind::Notification));
 }
 
 #[test]
 fn unknown_members_are_ignored() {
     let input = r#"{"jsonrpc":"2.0","id":1,"method":"m","extra":{"deep":[1,2]},"_meta":null}"#;
-    assert_eq!(verdict(LATEST, input), valid(Kind::Request));
+    assert_eq!(judgement(LATEST, input), valid(Kind::Request));
 }
 
 #[test]
@@ -225,7 +225,7 @@ fn non_integral_or_structured_ids_are_an_invalid_request() {
     for raw in ["1.5", "1e19", "9223372036854775808", "true", "{}", "[]", "[1]"] {
         for tail in [r#""method":"m""#, r#""result":{}"#, r#""error":{"code":1,"message":"m"}"#] {
             let input = format!(r#"{{"jsonrpc":"2.0","id":{raw},{tail}}}"#);
-            assert_eq!(verdict(LATEST, &input), invalid("invalid-id", 22), "{input}");
+            assert_eq!(judgement(LATEST, &input), invalid("invalid-id", 22), "{input}");
         }
     }
 }
@@ -234,12 +234,12 @@ fn non_integral_or_structured_ids_are_an_invalid_request() {
 fn a_null_request_id_is_invalid_under_mcp_and_a_request_under_plain_json_rpc() {
     let input = r#"{"jsonrpc":"2.0","id":null,"method":"m"}"#;
     for revision in MCP {
-        assert_eq!(verdict(revision, input), invalid("null-id", 22), "{revision}");
+        assert_eq!(judgement(revision, input), invalid("null-id", 22), "{revision}");
     }
     assert_eq!(message(Revision::JsonRpc, input).id(), Some(&Id::Null));
     let result = r#"{"jsonrpc":"2.0","id":null,"result":{}}"#;
-    assert_eq!(verdict(LATEST, result), invalid("null-id", 22));
-    assert_eq!(verdict(Revision::JsonRpc, result), valid(Kind::Result));
+    assert_eq!(judgement(LATEST, result), invalid("null-id", 22));
+    assert_eq!(judgement(Revision::JsonRpc, result), valid(Kind::Result));
 }
 
 #[test]
@@ -249,9 +249,9 @@ fn an_error_response_id_may_be_null_always_and_absent_from_2025_11_25() {
     for revision in Revision::ALL {
         assert_eq!(message(revision, null).id(), None, "{revision}");
         let expected = if revision.allows_error_without_id() { valid(Kind::Error) } else { invalid("missing-id", 0) };
-        assert_eq!(verdict(revision, absent), expected, "{revision}");
+        assert_eq!(judgement(revision, absent), expected, "{revision}");
     }
-    assert_eq!(verdict(LATEST, r#"{"jsonrpc":"2.0","result":{}}"#), invalid("missing-id", 0));
+    assert_eq!(judgement(LATEST, r#"{"jsonrpc":"2.0","result":{}}"#), invalid("missing-id", 0));
 }
 
 #[test]
@@ -269,10 +269,10 @@ fn params_must_be_an_object_under_mcp_and_structured_under_plain_json_rpc() {
     for raw in ["[1,2]", "null", r#""s""#, "3"] {
         let input = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"m","params":{raw}}}"#);
         for revision in MCP {
-            assert_eq!(verdict(revision, &input), invalid("params-not-object", 46), "{revision} {raw}");
+            assert_eq!(judgement(revision, &input), invalid("params-not-object", 46), "{revision} {raw}");
         }
         let expected = if raw.starts_with('[') { valid(Kind::Request) } else { invalid("params-not-structured", 46) };
-        assert_eq!(verdict(Revision::JsonRpc, &input), expected, "{raw}");
+        assert_eq!(judgement(Revision::JsonRpc, &input), expected, "{raw}");
     }
 }
 
@@ -281,18 +281,18 @@ fn result_must_be_an_object_under_mcp_and_may_be_anything_under_plain_json_rpc()
     for raw in ["19", "null", "[]", r#""ok""#] {
         let input = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{raw}}}"#);
         for revision in MCP {
-            assert_eq!(verdict(revision, &input), invalid("result-not-object", 33), "{revision} {raw}");
+            assert_eq!(judgement(revision, &input), invalid("result-not-object", 33), "{revision} {raw}");
         }
-        assert_eq!(verdict(Revision::JsonRpc, &input), valid(Kind::Result), "{raw}");
+        assert_eq!(judgement(Revision::JsonRpc, &input), valid(Kind::Result), "{raw}");
     }
 }
 
 #[test]
 fn result_type_must_be_a_string_under_2026_07_28_and_absent_means_complete() {
     let bad = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":1}}"#;
-    assert_eq!(verdict(LATEST, bad), invalid("result-type-not-string", 47));
+    assert_eq!(judgement(LATEST, bad), invalid("result-type-not-string", 47));
     for revision in [Revision::V2025_11_25, Revision::JsonRpc] {
-        assert_eq!(verdict(revision, bad), valid(Kind::Result), "{revision}");
+        assert_eq!(judgement(revision, bad), valid(Kind::Result), "{revision}");
     }
     let Message::Result(r) = message(LATEST, r#"{"jsonrpc":"2.0","id":1,"result":{}}"#) else { panic!() };
     assert_eq!((&r.result_type, r.result_type_or_complete()), (&None, "complete"));
@@ -307,7 +307,7 @@ fn result_type_must_be_a_string_under_2026_07_28_and_absent_means_complete() {
     let Message::Result(r) = message(LATEST, &escaped) else { panic!() };
     assert_eq!(r.result_type.as_deref(), Some("incomplete"));
     let escaped_bad = with(r#"{"resultTyp\u0065":1}"#);
-    assert_eq!(verdict(LATEST, &escaped_bad), invalid("result-type-not-string", escaped_bad.len() - 3));
+    assert_eq!(judgement(LATEST, &escaped_bad), invalid("result-type-not-string", escaped_bad.len() - 3));
     let others = with(r#"{"resultTyp":1,"resultTypes":1,"result\tType":1,"\u0072esultTyp":1}"#);
     let Message::Result(r) = message(LATEST, &others) else { panic!() };
     assert_eq!(r.result_type, None);
@@ -326,7 +326,7 @@ fn the_error_member_must_hold_an_integer_code_and_a_string_message() {
         (r#"{"code":1}"#, "missing-error-message", 32),
         (r#"{"code":1,"message":null}"#, "invalid-error-message", 52),
     ] {
-        assert_eq!(verdict(LATEST, &e(error)), invalid(reason, at), "{error}");
+        assert_eq!(judgement(LATEST, &e(error)), invalid(reason, at), "{error}");
     }
     let integral = e(r#"{"code":-3.26e4,"message":"m","extra":1}"#);
     let Message::Error(r) = message(LATEST, &integral) else { panic!() };
@@ -358,5 +358,5 @@ fn the_peer_bugs_of_rules_section_6_get_the_right_answer() {
     // jsonrpsee reads -5 as a notification: it is a request.
     assert_eq!(message(LATEST, r#"{"jsonrpc":"2.0","id":-5,"method":"m"}"#).kind(), Kind::Request);
     // rmcp's untyped message rejects a request without params: it is valid.
-    assert_eq!(verdict(LATEST, r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#), valid(Kind::Request));
+    assert_eq!(judgement(LATEST, r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#), valid(Kind::Request));
 }

@@ -3,7 +3,7 @@
 use mcp_envelope::backend::SerdeJson;
 use mcp_envelope::{Kind, Limits, Parser, Revision};
 
-use crate::support::{Verdict, error, invalid, parse, parse_limited, verdict};
+use crate::support::{Judgement, error, invalid, judgement, parse, parse_limited};
 
 const R: Revision = Revision::V2026_07_28;
 
@@ -37,30 +37,30 @@ fn leading_byte_order_mark_is_a_parse_error_with_its_own_reason() {
 
 #[test]
 fn empty_or_whitespace_only_input_is_a_parse_error() {
-    assert_eq!(verdict(R, ""), invalid("empty", 0));
-    assert_eq!(verdict(R, " \t\r\n "), invalid("empty", 5));
+    assert_eq!(judgement(R, ""), invalid("empty", 0));
+    assert_eq!(judgement(R, " \t\r\n "), invalid("empty", 5));
 }
 
 #[test]
 fn anything_but_whitespace_after_the_value_is_a_parse_error() {
     let one = r#"{"jsonrpc":"2.0","method":"m"}"#;
-    assert_eq!(verdict(R, &format!("{one} {one}")), invalid("trailing-characters", one.len() + 1));
-    assert_eq!(verdict(R, &format!("{one}x")), invalid("trailing-characters", one.len()));
-    assert_eq!(verdict(R, &format!(" {one} \r\n")), Verdict::Valid(Kind::Notification));
+    assert_eq!(judgement(R, &format!("{one} {one}")), invalid("trailing-characters", one.len() + 1));
+    assert_eq!(judgement(R, &format!("{one}x")), invalid("trailing-characters", one.len()));
+    assert_eq!(judgement(R, &format!(" {one} \r\n")), Judgement::Valid(Kind::Notification));
     // Form feed and no-break space are not JSON whitespace.
-    assert_eq!(verdict(R, &format!("{one}\u{c}")), invalid("trailing-characters", one.len()));
-    assert_eq!(verdict(R, &format!("\u{a0}{one}")), invalid("expected-value", 0));
+    assert_eq!(judgement(R, &format!("{one}\u{c}")), invalid("trailing-characters", one.len()));
+    assert_eq!(judgement(R, &format!("\u{a0}{one}")), invalid("expected-value", 0));
 }
 
 #[test]
 fn unescaped_control_character_in_a_string_is_a_parse_error() {
     for c in ['\u{0}', '\u{1f}', '\n', '\t'] {
         let input = request_with_params(&format!(r#"{{"a":"x{c}y"}}"#));
-        assert_eq!(verdict(R, &input), invalid("control-character", P + 7), "{c:?}");
+        assert_eq!(judgement(R, &input), invalid("control-character", P + 7), "{c:?}");
     }
     // Escaped, they are fine; DEL is not a control character for JSON.
-    assert_eq!(verdict(R, &request_with_params(r#"{"a":"x\u0000\n\ty"}"#)), Verdict::Valid(Kind::Request));
-    assert_eq!(verdict(R, &request_with_params("{\"a\":\"\u{7f}\"}")), Verdict::Valid(Kind::Request));
+    assert_eq!(judgement(R, &request_with_params(r#"{"a":"x\u0000\n\ty"}"#)), Judgement::Valid(Kind::Request));
+    assert_eq!(judgement(R, &request_with_params("{\"a\":\"\u{7f}\"}")), Judgement::Valid(Kind::Request));
 }
 
 #[test]
@@ -95,7 +95,7 @@ fn paired_surrogate_escapes_are_accepted_and_decoded() {
     assert_eq!(m.id().map(ToString::to_string), Some("\"\u{1F600}\"".into()));
     // An escaped backslash before `ud800` makes it plain text, not an escape.
     let text = request_with_params(r#"{"a":"\\ud800","b":"\\\\udc00"}"#);
-    assert_eq!(verdict(R, &text), Verdict::Valid(Kind::Request));
+    assert_eq!(judgement(R, &text), Judgement::Valid(Kind::Request));
 }
 
 #[test]
@@ -124,7 +124,7 @@ fn numbers_outside_the_grammar_are_parse_errors() {
         ("1.5e+-3", "invalid-number", 5),
     ] {
         let input = request_with_params(&format!("[{number}]"));
-        assert_eq!(verdict(Revision::JsonRpc, &input), invalid(reason, P + 1 + at), "{number}");
+        assert_eq!(judgement(Revision::JsonRpc, &input), invalid(reason, P + 1 + at), "{number}");
     }
 }
 
@@ -137,12 +137,12 @@ fn nested_params(depth: usize) -> String {
 #[test]
 fn nesting_at_the_limit_passes_and_one_deeper_is_a_parse_error() {
     const J: Revision = Revision::JsonRpc;
-    assert_eq!(verdict(J, &nested_params(127)), Verdict::Valid(Kind::Request));
+    assert_eq!(judgement(J, &nested_params(127)), Judgement::Valid(Kind::Request));
     let too_deep = nested_params(128);
-    assert_eq!(verdict(J, &too_deep), invalid("too-deep", P + 127));
+    assert_eq!(judgement(J, &too_deep), invalid("too-deep", P + 127));
     // Bare arrays, counted the same way.
-    assert_eq!(verdict(R, &format!("{}{}", "[".repeat(128), "]".repeat(128))), invalid("batch-not-allowed", 0));
-    assert_eq!(verdict(R, &format!("{}{}", "[".repeat(129), "]".repeat(129))), invalid("too-deep", 128));
+    assert_eq!(judgement(R, &format!("{}{}", "[".repeat(128), "]".repeat(128))), invalid("batch-not-allowed", 0));
+    assert_eq!(judgement(R, &format!("{}{}", "[".repeat(129), "]".repeat(129))), invalid("too-deep", 128));
 }
 
 #[test]
@@ -212,6 +212,6 @@ fn syntax_faults_name_the_first_offending_byte() {
         (r#"{"jsonrpc":"2.0","method":"\x"}"#, "invalid-escape", 27),
         (r#"{'jsonrpc':'2.0'}"#, "expected-member-name", 1),
     ] {
-        assert_eq!(verdict(R, input), invalid(reason, at), "{input}");
+        assert_eq!(judgement(R, input), invalid(reason, at), "{input}");
     }
 }

@@ -4,21 +4,19 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use mcp_envelope::backend::{Backend, Reference, SerdeJson};
-use mcp_envelope::{Envelope, Error, Kind, Limits, Message, Parser, Revision};
-
-pub type Outcome<'a> = Result<Envelope<'a>, Error<'a>>;
+use mcp_envelope::{Envelope, Error, Kind, Limits, Message, Parsed, Parser, Revision};
 
 /// Names of the backends this build has, for messages.
 pub fn backends() -> &'static [&'static str] {
     if cfg!(feature = "simd-json") { &["serde", "simd", "reference"] } else { &["serde", "reference"] }
 }
 
-fn one<'a, B: Backend>(revision: Revision, limits: Limits, input: &'a [u8]) -> Outcome<'a> {
+fn one<'a, B: Backend>(revision: Revision, limits: Limits, input: &'a [u8]) -> Parsed<'a> {
     Parser::<B>::with_backend(revision).with_limits(limits).parse(input)
 }
 
 /// The payload spans of every message in an outcome, in order.
-pub fn spans(input: &[u8], outcome: &Outcome<'_>) -> Vec<Option<Range<usize>>> {
+pub fn spans(input: &[u8], outcome: &Parsed<'_>) -> Vec<Option<Range<usize>>> {
     let of = |m: &Message<'_>| m.payload().and_then(|p| p.span_in(input));
     match outcome {
         Ok(Envelope::Single(m)) => vec![of(m)],
@@ -28,7 +26,7 @@ pub fn spans(input: &[u8], outcome: &Outcome<'_>) -> Vec<Option<Range<usize>>> {
 }
 
 /// Parses with every backend under `limits`; panics unless all agree.
-pub fn parse_limited(revision: Revision, limits: Limits, input: &[u8]) -> Outcome<'_> {
+pub fn parse_limited(revision: Revision, limits: Limits, input: &[u8]) -> Parsed<'_> {
     let serde = one::<SerdeJson>(revision, limits, input);
     let reference = one::<Reference>(revision, limits, input);
     let shown = String::from_utf8_lossy(&input[..input.len().min(200)]).into_owned();
@@ -44,7 +42,7 @@ pub fn parse_limited(revision: Revision, limits: Limits, input: &[u8]) -> Outcom
 }
 
 /// [`parse_limited`] with the default limits.
-pub fn parse(revision: Revision, input: &[u8]) -> Outcome<'_> {
+pub fn parse(revision: Revision, input: &[u8]) -> Parsed<'_> {
     parse_limited(revision, Limits::new(), input)
 }
 
@@ -64,23 +62,23 @@ pub fn message(revision: Revision, input: &str) -> Message<'_> {
     }
 }
 
-/// A compact verdict for tables of cases.
+// A compact judgement for tables of cases.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum Judgement {
     Valid(Kind),
     Invalid(&'static str, usize),
 }
 
-pub fn verdict(revision: Revision, input: &str) -> Verdict {
+pub fn judgement(revision: Revision, input: &str) -> Judgement {
     match parse(revision, input.as_bytes()) {
-        Ok(envelope) => Verdict::Valid(envelope.kind()),
-        Err(e) => Verdict::Invalid(e.reason().name(), e.offset()),
+        Ok(envelope) => Judgement::Valid(envelope.kind()),
+        Err(e) => Judgement::Invalid(e.reason().name(), e.offset()),
     }
 }
 
 /// Shorthand: invalid with reason `name` at `offset`.
-pub fn invalid(name: &'static str, offset: usize) -> Verdict {
-    Verdict::Invalid(name, offset)
+pub fn invalid(name: &'static str, offset: usize) -> Judgement {
+    Judgement::Invalid(name, offset)
 }
 
 /// `testdata/` at the workspace root.

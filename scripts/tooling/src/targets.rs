@@ -46,7 +46,7 @@ struct Project {
 /// and whether it is built with comparisons traced (`cargo fuzz
 /// --no-trace-compares` when not).
 #[derive(Debug, PartialEq, Eq)]
-pub struct Target {
+pub struct FuzzTarget {
     pub name: String,
     pub sanitizer: String,
     pub trace_compares: bool,
@@ -57,7 +57,7 @@ const DEFAULT_SANITIZER: &str = "address";
 /// What `cargo fuzz --sanitizer` accepts.
 const SANITIZERS: [&str; 5] = ["address", "leak", "memory", "thread", "none"];
 
-pub fn fuzz_targets(manifest: &str) -> Result<Vec<Target>, String> {
+pub fn fuzz_targets(manifest: &str) -> Result<Vec<FuzzTarget>, String> {
     let manifest: Manifest = toml::from_str(manifest).map_err(|e| e.to_string())?;
     if manifest.bin.is_empty() {
         return Err("no [[bin]] target".to_owned());
@@ -83,12 +83,12 @@ pub fn fuzz_targets(manifest: &str) -> Result<Vec<Target>, String> {
         .map(|b| {
             let sanitizer = chosen.get(&b.name).map_or(DEFAULT_SANITIZER, String::as_str).to_owned();
             let trace_compares = trace_compares.get(&b.name).copied().unwrap_or(true);
-            Target { name: b.name, sanitizer, trace_compares }
+            FuzzTarget { name: b.name, sanitizer, trace_compares }
         })
         .collect())
 }
 
-pub fn from_repository(root: &Path) -> Result<Vec<Target>, String> {
+pub fn from_repository(root: &Path) -> Result<Vec<FuzzTarget>, String> {
     let path = root.join("fuzz/Cargo.toml");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     fuzz_targets(&text).map_err(|e| format!("{}: {e}", path.display()))
@@ -126,8 +126,8 @@ mod tests {
         let manifest = format!("[package.metadata.mcp-envelope.sanitizer]\nb = \"none\"\n{TWO}");
         let got = fuzz_targets(&manifest);
         let want = vec![
-            Target { name: "a".into(), sanitizer: "address".into(), trace_compares: true },
-            Target { name: "b".into(), sanitizer: "none".into(), trace_compares: true },
+            FuzzTarget { name: "a".into(), sanitizer: "address".into(), trace_compares: true },
+            FuzzTarget { name: "b".into(), sanitizer: "none".into(), trace_compares: true },
         ];
         assert_eq!(got, Ok(want));
         let untraced = format!("[package.metadata.mcp-envelope.trace-compares]\na = false\n{TWO}");

@@ -5,9 +5,9 @@ use mcp_envelope::Id;
 use mcp_envelope_grade::{self as verdict, Outcome, Verdict, Want};
 use serde_json::json;
 
-use crate::probe::session::{Sent, Session};
+use crate::probe::subject::{Sent, Subject};
 
-pub async fn unknown_method(s: &mut Session) -> Outcome {
+pub async fn unknown_method(s: &mut Subject) -> Outcome {
     let id = s.id();
     let message = s.wire.message(Some(json!(id)), "mcp-envelope/no-such-method", None);
     let sent = Sent::post(message.body, message.headers);
@@ -25,7 +25,7 @@ pub async fn unknown_method(s: &mut Session) -> Outcome {
     outcome
 }
 
-pub async fn notification(s: &mut Session) -> Outcome {
+pub async fn notification(s: &mut Subject) -> Outcome {
     let message = s.wire.message(None, "notifications/mcp-envelope/probe", None);
     let sent = Sent::post(message.body, message.headers);
     let http = s.is_http();
@@ -34,7 +34,7 @@ pub async fn notification(s: &mut Session) -> Outcome {
     verdict::nothing(Outcome::new(sent.describe(http), expected, &answer), &answer, s.revision(), http)
 }
 
-pub async fn stray_response(s: &mut Session) -> Outcome {
+pub async fn stray_response(s: &mut Subject) -> Outcome {
     let body = br#"{"jsonrpc":"2.0","id":"mcp-envelope-never-sent","result":{}}"#;
     let sent = Sent::post(
         body.to_vec(),

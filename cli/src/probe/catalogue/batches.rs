@@ -6,9 +6,9 @@ use mcp_envelope_grade::{self as verdict, Outcome, Verdict, Want};
 use serde_json::json;
 
 use super::raw;
-use crate::probe::session::Session;
+use crate::probe::subject::Subject;
 
-pub async fn batch(s: &mut Session) -> Outcome {
+pub async fn batch(s: &mut Subject) -> Outcome {
     let (a, b) = (s.id(), s.id());
     let items = [
         s.wire.message(Some(json!(a)), s.wire.harmless(), None).body,
@@ -30,7 +30,7 @@ pub async fn batch(s: &mut Session) -> Outcome {
     }
 }
 
-pub async fn batch_refused(s: &mut Session) -> Outcome {
+pub async fn batch_refused(s: &mut Subject) -> Outcome {
     let id = s.id();
     let body = [b"[".to_vec(), s.wire.message(Some(json!(id)), s.wire.harmless(), None).body, b"]".to_vec()].concat();
     let sent = raw(s, &body, s.wire.harmless());
@@ -47,7 +47,7 @@ pub async fn batch_refused(s: &mut Session) -> Outcome {
     verdict::error(outcome, &answer, &want, s.revision(), http)
 }
 
-pub async fn batch_empty(s: &mut Session) -> Outcome {
+pub async fn batch_empty(s: &mut Subject) -> Outcome {
     let sent = raw(s, b"[]", s.wire.harmless());
     let http = s.is_http();
     let want = Want { code: -32600, id: None, also: &[], alike: &[] };

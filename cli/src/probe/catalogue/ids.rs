@@ -5,19 +5,19 @@ use mcp_envelope::{Id, Message};
 use mcp_envelope_grade::{self as verdict, Outcome, Read, Verdict};
 use serde_json::{Value, json};
 
-use crate::probe::session::{Sent, Session};
+use crate::probe::subject::{Sent, Subject};
 
-pub async fn id_string_echoed(s: &mut Session) -> Outcome {
+pub async fn id_string_echoed(s: &mut Subject) -> Outcome {
     id_echoed(s, json!("7")).await
 }
 
-pub async fn id_large_integer_exact(s: &mut Session) -> Outcome {
+pub async fn id_large_integer_exact(s: &mut Subject) -> Outcome {
     id_echoed(s, json!(9_007_199_254_740_993_i64)).await
 }
 
 /// A ping with `id`, answered with exactly that id: a string as a string,
 /// a large integer digit for digit.
-async fn id_echoed(s: &mut Session, id: Value) -> Outcome {
+async fn id_echoed(s: &mut Subject, id: Value) -> Outcome {
     let message = s.wire.message(Some(id.clone()), s.wire.harmless(), None);
     let sent = Sent::post(message.body, message.headers);
     let http = s.is_http();
@@ -56,7 +56,7 @@ async fn id_echoed(s: &mut Session, id: Value) -> Outcome {
 
 /// Two requests in flight at once (stdio: two lines; HTTP: two POSTs on
 /// two connections), each answered once.
-pub async fn in_flight(s: &mut Session) -> Outcome {
+pub async fn in_flight(s: &mut Subject) -> Outcome {
     let (a, b) = (s.id(), s.id());
     let first = s.wire.message(Some(json!(a)), s.wire.harmless(), None);
     let second = s.wire.message(Some(json!(b)), s.wire.harmless(), None);

@@ -6,21 +6,21 @@ use mcp_envelope_grade::{self as verdict, Outcome, Want};
 use serde_json::json;
 
 use super::raw;
-use crate::probe::session::Session;
+use crate::probe::subject::Subject;
 
-pub async fn bad_json(s: &mut Session) -> Outcome {
+pub async fn bad_json(s: &mut Subject) -> Outcome {
     parse_error(s, br#"{"jsonrpc": "2.0", "id": 1, "method": ping}"#).await
 }
 
-pub async fn truncated(s: &mut Session) -> Outcome {
+pub async fn truncated(s: &mut Subject) -> Outcome {
     parse_error(s, br#"{"jsonrpc":"2.0","id":1,"method":"ping""#).await
 }
 
-pub async fn invalid_utf8(s: &mut Session) -> Outcome {
+pub async fn invalid_utf8(s: &mut Subject) -> Outcome {
     parse_error(s, b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"p\xffng\"}").await
 }
 
-async fn parse_error(s: &mut Session, body: &[u8]) -> Outcome {
+async fn parse_error(s: &mut Subject, body: &[u8]) -> Outcome {
     let sent = raw(s, body, s.wire.harmless());
     let http = s.is_http();
     let want = Want { code: -32700, id: None, also: &[], alike: &[] };
@@ -31,7 +31,7 @@ async fn parse_error(s: &mut Session, body: &[u8]) -> Outcome {
 
 /// RFC 8259 lets a parser ignore a byte order mark: a -32700, or the
 /// request answered as if it were not there.
-pub async fn byte_order_mark(s: &mut Session) -> Outcome {
+pub async fn byte_order_mark(s: &mut Subject) -> Outcome {
     let id = s.id();
     let mut body = b"\xef\xbb\xbf".to_vec();
     body.extend(s.wire.message(Some(json!(id)), s.wire.harmless(), None).body);

@@ -20,7 +20,7 @@ use std::pin::Pin;
 use mcp_envelope::Revision;
 use serde_json::json;
 
-use super::session::{Sent, Session};
+use super::subject::{Sent, Subject};
 use mcp_envelope_grade::Outcome;
 
 /// A check's run.
@@ -43,7 +43,7 @@ pub struct Check {
     pub over: Over,
     /// The revisions it applies to.
     pub when: fn(Revision) -> bool,
-    pub run: for<'s> fn(&'s mut Session) -> Run<'s>,
+    pub run: for<'s> fn(&'s mut Subject) -> Run<'s>,
 }
 
 fn every(_: Revision) -> bool {
@@ -136,12 +136,12 @@ pub const CHECKS: &[Check] = &[
 
 /// A POST (or line) of raw bytes, with the revision's headers for a
 /// request of `method` (the method it pretends to be, for SEP-2243).
-pub(super) fn raw(s: &Session, body: &[u8], method: &str) -> Sent {
+pub(super) fn raw(s: &Subject, body: &[u8], method: &str) -> Sent {
     Sent::post(body.to_vec(), s.wire.headers(method, None))
 }
 
 /// An HTTP request of the session's revision, its headers changed.
-pub(super) fn http_ping(s: &mut Session, set: &[(&str, &str)], omit: &[&'static str]) -> (u64, Sent) {
+pub(super) fn http_ping(s: &mut Subject, set: &[(&str, &str)], omit: &[&'static str]) -> (u64, Sent) {
     let id = s.id();
     let message = s.wire.message(Some(json!(id)), s.wire.harmless(), None);
     let mut sent = Sent::post(message.body, message.headers);

@@ -3,9 +3,9 @@
 
 use mcp_envelope_grade::{Outcome, Verdict};
 
-use crate::probe::session::Session;
+use crate::probe::subject::Subject;
 
-pub async fn stdout_only(s: &mut Session) -> Outcome {
+pub async fn stdout_only(s: &mut Subject) -> Outcome {
     let stray = s.stray();
     let outcome = Outcome {
         verdict: Verdict::Pass,
@@ -17,7 +17,7 @@ pub async fn stdout_only(s: &mut Session) -> Outcome {
     if stray.is_empty() { outcome } else { outcome.judge(Verdict::Fail, "lines that are no message") }
 }
 
-pub async fn end_of_input(s: &mut Session) -> Outcome {
+pub async fn end_of_input(s: &mut Subject) -> Outcome {
     let closed = s.close().await;
     let got = match &closed {
         Ok(status) => status.to_string(),

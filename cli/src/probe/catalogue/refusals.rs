@@ -9,12 +9,12 @@ use serde_json::{Value, json};
 
 use super::http_ping;
 use crate::probe::http;
-use crate::probe::session::{Sent, Session};
+use crate::probe::subject::{Sent, Subject};
 
 /// A 2026-07-28 request whose header disagrees with its body: 400, -32020
 /// with the id; a success is the confused-deputy hole. `mismatch` turns
 /// the right headers into wrong ones.
-async fn header_fault(s: &mut Session, method: &str, params: Option<Value>, mismatch: &[(&str, &str)]) -> Outcome {
+async fn header_fault(s: &mut Subject, method: &str, params: Option<Value>, mismatch: &[(&str, &str)]) -> Outcome {
     let id = s.id();
     let message = s.wire.message(Some(json!(id)), method, params);
     let mut sent = Sent::post(message.body, message.headers);
@@ -39,22 +39,22 @@ async fn header_fault(s: &mut Session, method: &str, params: Option<Value>, mism
     outcome.judge(found.verdict, found.why.unwrap_or_default())
 }
 
-pub async fn mcp_method_mismatch(s: &mut Session) -> Outcome {
+pub async fn mcp_method_mismatch(s: &mut Subject) -> Outcome {
     header_fault(s, "tools/list", None, &[("Mcp-Method", "prompts/list")]).await
 }
 
-pub async fn mcp_name_mismatch(s: &mut Session) -> Outcome {
+pub async fn mcp_name_mismatch(s: &mut Subject) -> Outcome {
     header_fault(s, "prompts/get", Some(json!({"name": "mcp-envelope-a"})), &[("Mcp-Name", "mcp-envelope-b")]).await
 }
 
 /// The header says 2026-07-28 (so a server of both eras takes the
 /// request as one of 2026-07-28), `_meta` another revision.
-pub async fn version_mismatch(s: &mut Session) -> Outcome {
+pub async fn version_mismatch(s: &mut Subject) -> Outcome {
     let meta = json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2025-11-25"}});
     header_fault(s, "tools/list", Some(meta), &[]).await
 }
 
-pub async fn unsupported_version(s: &mut Session) -> Outcome {
+pub async fn unsupported_version(s: &mut Subject) -> Outcome {
     let id = s.id();
     let params = json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "1900-01-01", "io.modelcontextprotocol/clientCapabilities": {}}});
     let method = s.wire.harmless();
@@ -86,7 +86,7 @@ pub async fn unsupported_version(s: &mut Session) -> Outcome {
     }
 }
 
-async fn refused_method(s: &mut Session, method: Method) -> Outcome {
+async fn refused_method(s: &mut Subject, method: Method) -> Outcome {
     let set = vec![("MCP-Protocol-Version".into(), "2026-07-28".into()), ("accept".into(), "text/event-stream".into())];
     let sent = Sent::empty(method, http::Headers { set, omit: Vec::new() }, false);
     let answer = s.provoke(sent.clone()).await;
@@ -98,19 +98,19 @@ async fn refused_method(s: &mut Session, method: Method) -> Outcome {
     }
 }
 
-pub async fn no_session_id(s: &mut Session) -> Outcome {
+pub async fn no_session_id(s: &mut Subject) -> Outcome {
     let (_, sent) = http_ping(s, &[], &[]);
     let answer = s.provoke(sent.clone()).await;
-    let outcome = Outcome::new(sent.describe(true), "no Mcp-Session-Id", &answer);
+    let outcome = Outcome::new(sent.describe(true), "no Mcp-Subject-Id", &answer);
     match (&answer.failure, &answer.session_id) {
         (Some(failure), _) => outcome.judge(Verdict::Fail, failure.clone()),
-        (None, Some(id)) => outcome.judge(Verdict::Warn, format!("Mcp-Session-Id: {id}, which 2026-07-28 removed")),
+        (None, Some(id)) => outcome.judge(Verdict::Warn, format!("Mcp-Subject-Id: {id}, which 2026-07-28 removed")),
         (None, None) => outcome,
     }
 }
 
 /// Every result the server sent under 2026-07-28 carries `resultType`.
-pub async fn result_type(s: &mut Session) -> Outcome {
+pub async fn result_type(s: &mut Subject) -> Outcome {
     if let Err(e) = s.alive().await {
         return Outcome::skip(format!("no result to read: {e}"));
     }
@@ -136,10 +136,10 @@ pub async fn result_type(s: &mut Session) -> Outcome {
     }
 }
 
-pub async fn get_refused(s: &mut Session) -> Outcome {
+pub async fn get_refused(s: &mut Subject) -> Outcome {
     refused_method(s, Method::GET).await
 }
 
-pub async fn delete_refused(s: &mut Session) -> Outcome {
+pub async fn delete_refused(s: &mut Subject) -> Outcome {
     refused_method(s, Method::DELETE).await
 }

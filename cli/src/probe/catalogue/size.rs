@@ -5,7 +5,7 @@ use bytes::Bytes;
 use mcp_envelope_grade::{Outcome, Verdict};
 use serde_json::json;
 
-use crate::probe::session::{Sent, Session};
+use crate::probe::subject::{Sent, Subject};
 
 /// The member of `params` the oversized message's padding fills.
 const PADDING: &str = "mcp-envelope-padding";
@@ -23,7 +23,7 @@ fn padded(body: &[u8], pad: &Bytes) -> Option<Vec<Bytes>> {
 
 /// A message of the user's size: answered, or refused cleanly, and the
 /// server serves after it.
-pub async fn oversized(s: &mut Session) -> Outcome {
+pub async fn oversized(s: &mut Subject) -> Outcome {
     let id = s.id();
     // The message with an empty padding, split where the padding goes: the
     // padding itself (shared, never copied) goes between.

@@ -7,9 +7,9 @@ use mcp_envelope_grade::{Outcome, Verdict};
 
 use super::http_ping;
 use crate::probe::http;
-use crate::probe::session::{Sent, Session};
+use crate::probe::subject::{Sent, Subject};
 
-pub async fn content_type(s: &mut Session) -> Outcome {
+pub async fn content_type(s: &mut Subject) -> Outcome {
     let (_, sent) = http_ping(s, &[("content-type", "text/plain")], &[]);
     let answer = s.provoke(sent.clone()).await;
     let outcome = Outcome::new(sent.describe(true), "415 Unsupported Media Type (or another refusal)", &answer);
@@ -22,7 +22,7 @@ pub async fn content_type(s: &mut Session) -> Outcome {
     }
 }
 
-pub async fn accept(s: &mut Session) -> Outcome {
+pub async fn accept(s: &mut Subject) -> Outcome {
     let (_, sent) = http_ping(s, &[("accept", "application/json")], &[]);
     let answer = s.provoke(sent.clone()).await;
     let outcome = Outcome::new(sent.describe(true), "406 Not Acceptable, or an application/json answer", &answer);
@@ -35,7 +35,7 @@ pub async fn accept(s: &mut Session) -> Outcome {
     }
 }
 
-pub async fn put(s: &mut Session) -> Outcome {
+pub async fn put(s: &mut Subject) -> Outcome {
     let sent = Sent::empty(Method::PUT, http::Headers::default(), true);
     let answer = s.provoke(sent.clone()).await;
     let outcome = Outcome::new(sent.describe(true), "405 Method Not Allowed with Allow", &answer);
@@ -52,7 +52,7 @@ pub async fn put(s: &mut Session) -> Outcome {
     }
 }
 
-pub async fn version_unsupported(s: &mut Session) -> Outcome {
+pub async fn version_unsupported(s: &mut Subject) -> Outcome {
     let (_, sent) = http_ping(s, &[("mcp-protocol-version", "1900-01-01")], &[]);
     let answer = s.provoke(sent.clone()).await;
     let outcome = Outcome::new(sent.describe(true), "400 Bad Request", &answer);
@@ -65,7 +65,7 @@ pub async fn version_unsupported(s: &mut Session) -> Outcome {
 
 /// Without the header, a server assumes 2025-03-26 (or, serving none
 /// but newer clients, refuses): either way it answers.
-pub async fn version_absent(s: &mut Session) -> Outcome {
+pub async fn version_absent(s: &mut Subject) -> Outcome {
     let (_, sent) = http_ping(s, &[], &["mcp-protocol-version"]);
     let answer = s.provoke(sent.clone()).await;
     let outcome = Outcome::new(sent.describe(true), "served (as 2025-03-26), or 400", &answer);
@@ -78,7 +78,7 @@ pub async fn version_absent(s: &mut Session) -> Outcome {
     }
 }
 
-pub async fn session_missing(s: &mut Session) -> Outcome {
+pub async fn session_missing(s: &mut Subject) -> Outcome {
     if !s.has_session() {
         return Outcome::skip("the server assigned no session");
     }
@@ -92,7 +92,7 @@ pub async fn session_missing(s: &mut Session) -> Outcome {
     }
 }
 
-pub async fn session_unknown(s: &mut Session) -> Outcome {
+pub async fn session_unknown(s: &mut Subject) -> Outcome {
     if !s.has_session() {
         return Outcome::skip("the server assigned no session");
     }
@@ -109,7 +109,7 @@ pub async fn session_unknown(s: &mut Session) -> Outcome {
     }
 }
 
-pub async fn session_deleted(s: &mut Session) -> Outcome {
+pub async fn session_deleted(s: &mut Subject) -> Outcome {
     if !s.has_session() {
         return Outcome::skip("the server assigned no session");
     }

@@ -62,7 +62,7 @@ impl Conversations {
         let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
         let session = sessions.entry(id.to_vec()).or_insert_with(|| Session {
             conversation: sessionless,
-            flights: Arc::new(Mutex::new(Flights::new(sessionless.rules()))),
+            flights: Arc::new(Mutex::new(Flights::new(sessionless.in_force()))),
         });
         Arc::clone(&session.flights)
     }

@@ -39,7 +39,8 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode, Uri, Version};
 use hyper_util::rt::TokioIo;
-use mcp_envelope::transport::exchange::{Exchange, Finding, Flights, Headers, Severity};
+use mcp_envelope::Severity;
+use mcp_envelope::transport::exchange::{Exchange, Finding, Flights, Headers};
 use mcp_envelope::{Error, Limits, Revision};
 use tokio::net::TcpListener;
 
@@ -48,7 +49,7 @@ use self::conversations::{Conversations, SharedFlights};
 use self::forward::{Collected, Prefixed, ProxyBody};
 use self::sink::{From, Sink};
 use super::open_log;
-use crate::net::{Endpoint, Link, Target};
+use crate::net::{Endpoint, Link, RequestTarget};
 use crate::parsers::{BackendChoice, Parsers};
 
 /// Everything `tap --http` needs, from the command line.
@@ -138,7 +139,7 @@ impl Drop for Waiting<'_> {
 
 /// Readies a request for the upstream: its target in origin form, its
 /// `Host` the endpoint's, HTTP/1.1, the hop-by-hop headers gone.
-fn upstream_head(parts: &mut Parts, target: Target, endpoint: &Endpoint) {
+fn upstream_head(parts: &mut Parts, target: RequestTarget, endpoint: &Endpoint) {
     parts.uri = Uri::from(target.path_and_query);
     parts.version = Version::HTTP_11;
     forward::strip_hop_by_hop(&mut parts.headers);
@@ -152,7 +153,7 @@ async fn off_endpoint(
     link: &tokio::sync::Mutex<Link>,
     number: u64,
     request: Request<Incoming>,
-    target: Target,
+    target: RequestTarget,
 ) -> Response<ProxyBody> {
     let (mut parts, body) = request.into_parts();
     let detail = format!(
@@ -201,7 +202,7 @@ async fn exchange(
     let conversation = state.conversations.conversation(session.as_deref());
     let flights = state.conversations.flights(session.as_deref(), &connection.flights);
     let request_headers = headers(&parts.headers);
-    let revision = conversation.rules_for(&request_headers);
+    let revision = conversation.in_force_for(&request_headers);
     let mut parsers = Parsers::new(state.backend, revision, state.limits);
     let max = state.limits.max_size;
     let sink_of = |exchange, parsers| Sink {

@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
+use mcp_envelope::Parsed;
 use mcp_envelope::transport::exchange::{Exchange, Finding, Place};
 use mcp_envelope::transport::sse::{Body, Event};
-use mcp_envelope::{Envelope, Error};
 
 use super::State;
 use super::conversations::SharedFlights;
@@ -173,6 +173,6 @@ impl Sink {
 }
 
 /// The valid messages of a parsed body.
-fn valid<'p, 'a>(parsed: &'p Result<Envelope<'a>, Error<'a>>) -> impl Iterator<Item = &'p mcp_envelope::Message<'a>> {
+fn valid<'p, 'a>(parsed: &'p Parsed<'a>) -> impl Iterator<Item = &'p mcp_envelope::Message<'a>> {
     parsed.iter().flat_map(|envelope| envelope.items().filter_map(Result::ok))
 }

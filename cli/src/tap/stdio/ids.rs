@@ -10,7 +10,7 @@ use crate::summary::IdValue;
 
 /// What one side sent: its requests in flight, and the oversized lines
 /// that may have been requests whose id the tap never saw.
-struct Side {
+struct SideIds {
     requests: InFlight,
     /// Ids of oversized lines of unknown kind (a response to one is fine).
     maybe: Vec<Id<'static>>,
@@ -21,9 +21,9 @@ struct Side {
     unread_answers: u64,
 }
 
-impl Side {
-    fn new(revision: Revision) -> Side {
-        Side { requests: InFlight::new(revision), maybe: Vec::new(), unattributed: 0, unread_answers: 0 }
+impl SideIds {
+    fn new(revision: Revision) -> SideIds {
+        SideIds { requests: InFlight::new(revision), maybe: Vec::new(), unattributed: 0, unread_answers: 0 }
     }
 
     /// A response to `id` came from the other side.
@@ -43,16 +43,16 @@ impl Side {
 
 /// Requests each side sent, and the responses the other side gave.
 pub struct Ids {
-    client: Side,
-    server: Side,
+    client: SideIds,
+    server: SideIds,
 }
 
 impl Ids {
     pub fn new(revision: Revision) -> Ids {
-        Ids { client: Side::new(revision), server: Side::new(revision) }
+        Ids { client: SideIds::new(revision), server: SideIds::new(revision) }
     }
 
-    fn sides(&mut self, from: Direction) -> (&mut Side, &mut Side) {
+    fn sides(&mut self, from: Direction) -> (&mut SideIds, &mut SideIds) {
         match from {
             Direction::Client => (&mut self.client, &mut self.server),
             Direction::Server => (&mut self.server, &mut self.client),

@@ -29,7 +29,7 @@ impl Conversation {
 
     /// The revision whose rules apply: the negotiated one once known.
     #[must_use]
-    pub fn rules(&self) -> Revision {
+    pub fn in_force(&self) -> Revision {
         self.negotiated.unwrap_or(self.revision)
     }
 
@@ -37,7 +37,7 @@ impl Conversation {
     /// request that declares 2026-07-28 in `MCP-Protocol-Version` is one,
     /// whatever was negotiated before (2026-07-28 negotiates per request,
     /// and its clients probe older servers that way first); any other
-    /// follows [`Conversation::rules`], except that when 2026-07-28 is
+    /// follows [`Conversation::in_force`], except that when 2026-07-28 is
     /// expected and nothing was negotiated, a request that declares an
     /// earlier revision is judged under it, and one without the header
     /// comes from a client of an earlier revision, judged as a server that
@@ -45,7 +45,7 @@ impl Conversation {
     /// then negotiates). Parse the request's body under
     /// it.
     #[must_use]
-    pub fn rules_for(&self, headers: &Headers<'_>) -> Revision {
+    pub fn in_force_for(&self, headers: &Headers<'_>) -> Revision {
         let declared = headers.protocol_version.value().and_then(|v| core::str::from_utf8(v).ok()?.parse().ok());
         match (declared, self.negotiated) {
             (Some(revision), _) if Revision::mirrors_headers(revision) => revision,

@@ -3,7 +3,7 @@
 //! faults call for, the error JSON-RPC gives an invalid body; and what the
 //! errors that come back say.
 
-use super::judge::Expect;
+use super::judge::Awaited;
 use super::{Finding, Rule};
 use crate::envelope::{Error, Reply};
 use crate::envelope::{ErrorResponse, Id, Request};
@@ -112,16 +112,16 @@ impl Due {
 /// null). A body refused for one of the parser's own limits (size, depth,
 /// batch length) is valid JSON-RPC to a server with other limits, and a
 /// response-shaped one is never answered: nothing is due.
-pub(super) fn error_reply(error: &Error<'_>) -> Expect {
+pub(super) fn error_reply(error: &Error<'_>) -> Awaited {
     if matches!(error.reason(), Reason::TooLarge | Reason::TooDeep | Reason::BatchTooLong) {
-        return Expect::Nothing;
+        return Awaited::Nothing;
     }
     let id = match error.reply() {
         Reply::WithId(id) => Some(id.clone().into_owned()),
         Reply::WithNullId => None,
-        Reply::NotAnswered => return Expect::Nothing,
+        Reply::NotAnswered => return Awaited::Nothing,
     };
-    Expect::ErrorReply { code: error.code(), id, seen: false }
+    Awaited::ErrorReply { code: error.code(), id, seen: false }
 }
 
 /// Whether `got` is the code of the other kind of fault than `due`:

@@ -1,7 +1,8 @@
 //! What judging an exchange finds: a rule broken, and where.
 
-use super::{Rule, Severity};
+use super::Rule;
 use crate::envelope::Error;
+use crate::fault::Severity;
 
 /// Where in an exchange a rule was broken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,13 +6,13 @@ use alloc::vec::Vec;
 
 use super::due::{self, Due, Posted};
 use super::{Conversation, Finding, Header, Headers, Place, Rule, Side, headers, mirror, modern};
-use crate::envelope::Error;
+use crate::envelope::Parsed;
 use crate::envelope::{Envelope, ErrorResponse, Id, Message};
 use crate::revision::Revision;
 
 /// What the request asked of the response.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Expect {
+pub(super) enum Awaited {
     /// Nothing the rules can hold the response to: a method other than
     /// POST and GET, a revision without Streamable HTTP, a body the
     /// parser refused for a limit of its own.
@@ -32,7 +32,7 @@ pub(super) enum Expect {
 
 /// How the response is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Answer {
+enum Reading {
     /// No response head yet.
     Pending,
     /// One JSON body (or none), held to what was expected.
@@ -51,8 +51,8 @@ enum Answer {
 /// One request and its response, judged as they arrive.
 ///
 /// ```
-/// use mcp_envelope::transport::exchange::{Conversation, Exchange, Headers, Place, Severity};
-/// use mcp_envelope::{Parser, Revision, write};
+/// use mcp_envelope::transport::exchange::{Conversation, Exchange, Headers, Place};
+/// use mcp_envelope::{Parser, Revision, Severity, write};
 ///
 /// let body = br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"delete_repo","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
 /// let headers = Headers::from_pairs([
@@ -81,8 +81,8 @@ enum Answer {
 #[derive(Clone, Debug)]
 pub struct Exchange {
     revision: Revision,
-    expect: Expect,
-    answer: Answer,
+    expect: Awaited,
+    reading: Reading,
     /// The response's status, once known.
     status: u16,
     /// The request was `initialize`: its result names the revision.
@@ -114,11 +114,11 @@ pub struct Exchange {
 }
 
 impl Exchange {
-    fn new(revision: Revision, expect: Expect, conversation: &Conversation) -> Exchange {
+    fn new(revision: Revision, expect: Awaited, conversation: &Conversation) -> Exchange {
         Exchange {
             revision,
             expect,
-            answer: Answer::Pending,
+            reading: Reading::Pending,
             status: 0,
             initialize: false,
             negotiated: None,
@@ -140,15 +140,10 @@ impl Exchange {
     }
 
     /// A POST: its headers, its body, and the parser's reading of the body
-    /// (under [`Conversation::rules_for`] these headers).
+    /// (under [`Conversation::in_force_for`] these headers).
     #[must_use]
-    pub fn post(
-        conversation: &Conversation,
-        headers: &Headers<'_>,
-        body: &[u8],
-        parsed: &Result<Envelope<'_>, Error<'_>>,
-    ) -> Exchange {
-        let mut revision = conversation.rules_for(headers);
+    pub fn post(conversation: &Conversation, headers: &Headers<'_>, body: &[u8], parsed: &Parsed<'_>) -> Exchange {
+        let mut revision = conversation.in_force_for(headers);
         // A body that declares 2026-07-28 in `_meta` is a 2026-07-28
         // request without its header, not a request of an earlier revision.
         if let Ok(Envelope::Single(message)) = parsed
@@ -160,7 +155,7 @@ impl Exchange {
             revision = conversation.revision;
         }
         if !revision.has_streamable_http() {
-            return Exchange::new(revision, Expect::Nothing, conversation);
+            return Exchange::new(revision, Awaited::Nothing, conversation);
         }
         let messages: Vec<&Message<'_>> = match parsed {
             Ok(envelope) => envelope.items().filter_map(Result::ok).collect(),
@@ -175,8 +170,8 @@ impl Exchange {
             .collect();
         let expect = match (parsed, posted.is_empty()) {
             (Err(error), _) => due::error_reply(error),
-            (Ok(_), true) => Expect::Accepted,
-            (Ok(_), false) => Expect::Responses(posted),
+            (Ok(_), true) => Awaited::Accepted,
+            (Ok(_), false) => Awaited::Responses(posted),
         };
         let mut exchange = Exchange::new(revision, expect, conversation);
         if !(headers.accept.json && headers.accept.event_stream) {
@@ -213,14 +208,14 @@ impl Exchange {
     /// its own messages, 2025-03-26 to 2025-11-25), a DELETE.
     #[must_use]
     pub fn other(conversation: &Conversation, method: &str, headers: &Headers<'_>) -> Exchange {
-        let revision = conversation.rules_for(headers);
+        let revision = conversation.in_force_for(headers);
         let get = method.eq_ignore_ascii_case("GET");
         let expect = if revision.mirrors_headers() && (get || method.eq_ignore_ascii_case("DELETE")) {
-            Expect::Refused
+            Awaited::Refused
         } else if get && revision.has_sessions() {
-            Expect::Stream { resuming: headers.last_event_id.is_present() }
+            Awaited::Stream { resuming: headers.last_event_id.is_present() }
         } else {
-            Expect::Nothing
+            Awaited::Nothing
         };
         let mut exchange = Exchange::new(revision, expect, conversation);
         if revision.has_streamable_http() {
@@ -279,45 +274,45 @@ impl Exchange {
         if self.revision.mirrors_headers() && success && headers.session_id.is_present() {
             self.find(Rule::SessionIdUnder2026, Place::ResponseHeader("Mcp-Session-Id"));
         }
-        if self.revision.mirrors_headers() && success && matches!(self.expect, Expect::Responses(_)) {
+        if self.revision.mirrors_headers() && success && matches!(self.expect, Awaited::Responses(_)) {
             // It took a 2026-07-28 request: a server of an earlier revision
             // refuses the version (400) instead.
             self.modern = true;
         }
-        self.answer = match &self.expect {
-            Expect::Refused => {
+        self.reading = match &self.expect {
+            Awaited::Refused => {
                 if status != 405 {
                     self.find(Rule::MethodNotRefused, Place::Status);
                 }
-                Answer::Unjudged
+                Reading::Unjudged
             }
-            _ if !success && (json || events) => Answer::Refusal,
+            _ if !success && (json || events) => Reading::Refusal,
             _ if !success => {
                 let html = headers.content_type.value().is_some_and(headers::is_html);
                 if html && self.revision.mirrors_headers() && self.known_modern {
                     self.find(Rule::RefusalNotJsonRpc, Place::ResponseHeader("Content-Type"));
                 }
-                Answer::Unjudged
+                Reading::Unjudged
             }
-            Expect::Nothing => Answer::Unjudged,
-            Expect::Accepted if status == 202 => Answer::Accepted,
-            Expect::Accepted => {
+            Awaited::Nothing => Reading::Unjudged,
+            Awaited::Accepted if status == 202 => Reading::Accepted,
+            Awaited::Accepted => {
                 self.find(Rule::NotAccepted, Place::Status);
-                Answer::Unjudged
+                Reading::Unjudged
             }
-            Expect::ErrorReply { .. } if status == 202 => {
+            Awaited::ErrorReply { .. } if status == 202 => {
                 self.find(Rule::InvalidBodyAccepted, Place::Status);
-                Answer::Unjudged
+                Reading::Unjudged
             }
-            Expect::Responses(_) | Expect::Stream { .. } | Expect::ErrorReply { .. } if events => Answer::Events,
+            Awaited::Responses(_) | Awaited::Stream { .. } | Awaited::ErrorReply { .. } if events => Reading::Events,
             // No content type and no body (a 202 to a request): nothing
             // answers it, which the end reports.
-            Expect::Responses(_) | Expect::ErrorReply { .. } if json || !headers.content_type.is_present() => {
-                Answer::Json
+            Awaited::Responses(_) | Awaited::ErrorReply { .. } if json || !headers.content_type.is_present() => {
+                Reading::Json
             }
-            Expect::Responses(_) | Expect::Stream { .. } | Expect::ErrorReply { .. } => {
+            Awaited::Responses(_) | Awaited::Stream { .. } | Awaited::ErrorReply { .. } => {
                 self.find(Rule::ContentTypeUnexpected, Place::ResponseHeader("Content-Type"));
-                Answer::Unjudged
+                Reading::Unjudged
             }
         };
     }
@@ -342,19 +337,19 @@ impl Exchange {
     /// to anything.
     #[must_use]
     pub fn reads_events(&self) -> Option<bool> {
-        match self.answer {
-            Answer::Events => Some(true),
-            Answer::Json => Some(false),
-            Answer::Refusal => Some(false),
-            Answer::Pending | Answer::Unjudged | Answer::Accepted => None,
+        match self.reading {
+            Reading::Events => Some(true),
+            Reading::Json => Some(false),
+            Reading::Refusal => Some(false),
+            Reading::Pending | Reading::Unjudged | Reading::Accepted => None,
         }
     }
 
     /// Body bytes that are not messages: a 202's body is a fault.
     pub fn body_bytes(&mut self, len: usize) {
-        if self.answer == Answer::Accepted && len > 0 {
+        if self.reading == Reading::Accepted && len > 0 {
             self.find(Rule::BodyOnAccepted, Place::Response { line: 1, offset: 0 });
-            self.answer = Answer::Unjudged;
+            self.reading = Reading::Unjudged;
         }
     }
 
@@ -367,19 +362,19 @@ impl Exchange {
 
     /// One message of the response: the JSON body, or the data of one
     /// `message` event, as the parser read it, at `place`.
-    pub fn message(&mut self, place: Place, parsed: &Result<Envelope<'_>, Error<'_>>) {
-        if self.answer == Answer::Accepted {
+    pub fn message(&mut self, place: Place, parsed: &Parsed<'_>) {
+        if self.reading == Reading::Accepted {
             self.body_bytes(1);
         }
-        if !matches!(self.answer, Answer::Json | Answer::Events | Answer::Refusal) {
+        if !matches!(self.reading, Reading::Json | Reading::Events | Reading::Refusal) {
             return;
         }
         let envelope = match parsed {
             Ok(envelope) => envelope,
             Err(error) => {
                 // A batch answering a batch where none is allowed took it.
-                if let Expect::ErrorReply { .. } = self.expect
-                    && self.answer != Answer::Refusal
+                if let Awaited::ErrorReply { .. } = self.expect
+                    && self.reading != Reading::Refusal
                     && error.reason() == crate::Reason::BatchNotAllowed
                 {
                     self.find(Rule::InvalidBodyAccepted, place);
@@ -395,7 +390,8 @@ impl Exchange {
         for item in envelope.items() {
             match item {
                 Ok(message) => {
-                    let found = if self.answer == Answer::Refusal { self.refusal(message) } else { self.one(message) };
+                    let found =
+                        if self.reading == Reading::Refusal { self.refusal(message) } else { self.one(message) };
                     for rule in found.into_iter().flatten() {
                         self.find(rule, place);
                     }
@@ -408,11 +404,11 @@ impl Exchange {
 
     /// What one message of a success breaks (at most two rules).
     fn one(&mut self, message: &Message<'_>) -> [Option<Rule>; 2] {
-        let json = self.answer == Answer::Json;
+        let json = self.reading == Reading::Json;
         let response = matches!(message, Message::Result(_) | Message::Error(_));
         if let Message::Error(error) = message {
             let auth = self.authorisation(error);
-            if let Expect::ErrorReply { .. } = self.expect {
+            if let Awaited::ErrorReply { .. } = self.expect {
                 return [self.error_reply(error), auth];
             }
             if auth.is_some() {
@@ -422,23 +418,23 @@ impl Exchange {
         let modern = self.revision.mirrors_headers();
         let request = matches!(message, Message::Request(_));
         match &mut self.expect {
-            Expect::Stream { resuming } => [(response && !*resuming).then_some(Rule::ResponseOnGetStream), None],
-            Expect::ErrorReply { .. } => [Some(Rule::InvalidBodyAccepted), None],
-            Expect::Responses(_) if response => [self.answers(message), None],
-            Expect::Responses(_) if json => [Some(Rule::NotAResponse), None],
-            Expect::Responses(_) if request && modern => [Some(Rule::ServerRequestOnStream), None],
-            Expect::Responses(posted) if modern && posted.iter().all(|p| p.answered) => {
+            Awaited::Stream { resuming } => [(response && !*resuming).then_some(Rule::ResponseOnGetStream), None],
+            Awaited::ErrorReply { .. } => [Some(Rule::InvalidBodyAccepted), None],
+            Awaited::Responses(_) if response => [self.answers(message), None],
+            Awaited::Responses(_) if json => [Some(Rule::NotAResponse), None],
+            Awaited::Responses(_) if request && modern => [Some(Rule::ServerRequestOnStream), None],
+            Awaited::Responses(posted) if modern && posted.iter().all(|p| p.answered) => {
                 [Some(Rule::MessageAfterResponse), self.notification(message)]
             }
-            Expect::Responses(_) => [self.notification(message), None],
-            Expect::Nothing | Expect::Accepted | Expect::Refused => [None, None],
+            Awaited::Responses(_) => [self.notification(message), None],
+            Awaited::Nothing | Awaited::Accepted | Awaited::Refused => [None, None],
         }
     }
 
     /// A response in a success to a POST of requests.
     fn answers(&mut self, message: &Message<'_>) -> Option<Rule> {
         let modern = self.revision.mirrors_headers();
-        let Expect::Responses(posted) = &mut self.expect else { return None };
+        let Awaited::Responses(posted) = &mut self.expect else { return None };
         let Some(id) = message.id() else {
             // An error without an id answers what could not be read; a
             // single request's id could be.
@@ -471,7 +467,7 @@ impl Exchange {
         if !self.revision.mirrors_headers() {
             return None;
         }
-        let Expect::Responses(posted) = &mut self.expect else { return None };
+        let Awaited::Responses(posted) = &mut self.expect else { return None };
         let [request] = posted.as_mut_slice() else { return None };
         modern::notification(notification, request, self.messages)
     }
@@ -490,7 +486,7 @@ impl Exchange {
 
     /// An error response answering an invalid body: its code and id.
     fn error_reply(&mut self, error: &ErrorResponse<'_>) -> Option<Rule> {
-        let Expect::ErrorReply { code, id, seen } = &mut self.expect else { return None };
+        let Awaited::ErrorReply { code, id, seen } = &mut self.expect else { return None };
         *seen = true;
         if due::confuses(*code, error.error.code) {
             return Some(Rule::WrongErrorCode);
@@ -511,10 +507,10 @@ impl Exchange {
         if due::is_modern(error.error.code) {
             self.modern = true;
         }
-        if let Expect::ErrorReply { .. } = self.expect {
+        if let Awaited::ErrorReply { .. } = self.expect {
             return [self.error_reply(error), auth];
         }
-        let Expect::Responses(posted) = &self.expect else { return [None, auth] };
+        let Awaited::Responses(posted) = &self.expect else { return [None, auth] };
         let [request] = posted.as_slice() else { return [None, auth] };
         let (request_id, method) = (request.id.clone(), request.method);
         if let Some(due) = self.due {
@@ -543,10 +539,10 @@ impl Exchange {
 
     /// The response ended.
     pub fn end(&mut self) {
-        let judged = matches!(self.answer, Answer::Json | Answer::Events);
+        let judged = matches!(self.reading, Reading::Json | Reading::Events);
         // A success with no message at all took the invalid body in silence
         // (a message other than the error is found where it came).
-        if let Expect::ErrorReply { seen: false, .. } = self.expect
+        if let Awaited::ErrorReply { seen: false, .. } = self.expect
             && judged
             && !self.unattributed
             && self.messages == 0
@@ -556,11 +552,11 @@ impl Exchange {
         if !judged || self.unattributed {
             return;
         }
-        let Expect::Responses(posted) = &self.expect else { return };
+        let Awaited::Responses(posted) = &self.expect else { return };
         if posted.iter().all(|p| p.answered) {
             return;
         }
-        if self.answer == Answer::Json {
+        if self.reading == Reading::Json {
             // A JSON answer without a body is none.
             let rule = if self.messages == 0 { Rule::NotAResponse } else { Rule::ResponseMissing };
             self.find(rule, Place::End);
@@ -607,7 +603,7 @@ impl Exchange {
     /// The posted requests no response has answered (yet).
     pub fn unanswered(&self) -> impl Iterator<Item = &Id<'static>> {
         let posted = match &self.expect {
-            Expect::Responses(posted) => posted.as_slice(),
+            Awaited::Responses(posted) => posted.as_slice(),
             _ => &[],
         };
         posted.iter().filter(|p| !p.answered).map(|p| &p.id)

@@ -59,7 +59,6 @@ mod mirror;
 mod modern;
 mod rule;
 
-pub use crate::fault::Severity;
 pub use conversation::Conversation;
 pub use finding::{Finding, Place};
 pub use flights::Flights;

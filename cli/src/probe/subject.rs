@@ -20,7 +20,7 @@ pub enum Peer {
 
 /// A server, the revision it is probed under, and what the probe keeps
 /// between checks.
-pub struct Session {
+pub struct Subject {
     pub peer: Peer,
     /// The padding of the oversized message, shared by every session.
     pub pad: Bytes,
@@ -42,9 +42,9 @@ pub struct Handshake {
     pub supported: Vec<String>,
 }
 
-impl Session {
-    pub fn new(peer: Peer, revision: Revision, pad: Bytes) -> Session {
-        Session { peer, pad, wire: Wire { revision }, next_id: 0, spent: 0, results: Vec::new() }
+impl Subject {
+    pub fn new(peer: Peer, revision: Revision, pad: Bytes) -> Subject {
+        Subject { peer, pad, wire: Wire { revision }, next_id: 0, spent: 0, results: Vec::new() }
     }
 
     pub fn revision(&self) -> Revision {
