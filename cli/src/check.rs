@@ -22,7 +22,7 @@ use crate::summary::{self, Invalid, Summary};
 pub struct CheckArgs {
     /// Protocol revision: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25,
     /// 2026-07-28, or jsonrpc (plain JSON-RPC 2.0).
-    #[arg(long, default_value = "2026-07-28", value_parser = crate::parse_revision)]
+    #[arg(long, default_value = "2026-07-28", value_parser = crate::values::revision)]
     revision: Revision,
     /// JSON backend: `reference` (the reference backend, the fastest of
     /// the three in the project's benchmarks), `serde` or `simd`; `both`

@@ -21,18 +21,19 @@ mod subject;
 mod wire;
 
 use std::io::{self, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
 use hyper::header::{HeaderName, HeaderValue};
-use mcp_envelope::Revision;
+use mcp_envelope::{Limits, Revision};
 
 use self::catalogue::{CHECKS, Over};
 use self::report::{Card, Row};
 use self::subject::{Peer, Subject};
 use crate::net::Endpoint;
+use crate::render::Format;
+use crate::values;
 
 /// Which revisions to probe under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,20 +45,61 @@ pub enum Revisions {
     One(Revision),
 }
 
-/// Everything `probe` needs, from the command line.
+#[derive(clap::Args)]
 pub struct ProbeArgs {
+    /// The Streamable HTTP endpoint, as clients are given it
+    /// (https://mcp.example.com/mcp); or a stdio server after `--`.
     pub url: Option<String>,
-    pub command: Vec<String>,
-    pub revisions: Revisions,
+    /// The revision to probe under: `newest` (the newest the server
+    /// accepts: 2026-07-28 by server/discover, else initialize), `all`
+    /// (every one it accepts), or one such as 2025-11-25.
+    #[arg(long, default_value = "newest", value_parser = revisions)]
+    pub revision: Revisions,
+    /// A header for every HTTP request, 'Name: value' (a token the server
+    /// wants); never printed. Repeatable.
+    #[arg(long = "header", value_name = "NAME: VALUE")]
     pub headers: Vec<String>,
-    pub json: bool,
-    pub wait: Duration,
+    /// `text` for people, `json` for one JSON object per check and a
+    /// summary.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Seconds to wait for a server that stays silent (nothing else waits).
+    #[arg(long, default_value_t = 5.0, value_parser = values::seconds)]
+    pub wait: f64,
+    /// Size in bytes of the oversized message.
+    #[arg(long, default_value_t = 4 * 1024 * 1024)]
     pub oversize: usize,
+    /// Largest answer read, in bytes.
+    #[arg(long, default_value_t = Limits::DEFAULT_MAX_SIZE)]
     pub max_size: usize,
-    pub ca: Option<PathBuf>,
-    pub targets: Option<PathBuf>,
+    /// A PEM file of certificates to trust besides the platform's roots,
+    /// for https (a private CA).
+    #[arg(long, value_name = "FILE")]
+    pub ca: Option<std::path::PathBuf>,
+    /// A census: probe every server FILE lists (a URL, or `stdio: COMMAND`,
+    /// one a line).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["url", "command"])]
+    pub targets: Option<std::path::PathBuf>,
+    /// With --targets: how many servers at once.
+    #[arg(long, default_value_t = 8, requires = "targets")]
     pub jobs: usize,
-    pub time_limit: Duration,
+    /// With --targets: seconds one server may take.
+    #[arg(long, default_value_t = 60.0, value_parser = values::seconds, requires = "targets")]
+    pub time_limit: f64,
+    /// The stdio server and its arguments, after `--`.
+    #[arg(last = true, value_name = "SERVER COMMAND")]
+    pub command: Vec<String>,
+}
+
+fn revisions(s: &str) -> Result<Revisions, String> {
+    match s {
+        "newest" => Ok(Revisions::Newest),
+        "all" => Ok(Revisions::All),
+        _ => match values::revision(s)? {
+            Revision::JsonRpc => Err("jsonrpc is no MCP revision to probe under".into()),
+            revision => Ok(Revisions::One(revision)),
+        },
+    }
 }
 
 /// What to probe.
@@ -168,8 +210,12 @@ pub async fn probe(target: &Target, options: &Options) -> Result<Vec<Card>, Stri
             reasons.push(format!("{revision}: the server offered {} instead", handshake.revision));
             continue;
         }
-        let card =
-            run(&mut subject, target, if revision.mirrors_headers() { "server/discover" } else { "initialize" }).await;
+        let card = run_catalogue(
+            &mut subject,
+            target,
+            if revision.mirrors_headers() { "server/discover" } else { "initialize" },
+        )
+        .await;
         subject.end().await;
         cards.push(card);
         if options.revisions == Revisions::Newest {
@@ -183,7 +229,7 @@ pub async fn probe(target: &Target, options: &Options) -> Result<Vec<Card>, Stri
 }
 
 /// Runs every check of the catalogue that applies.
-async fn run(subject: &mut Subject, target: &Target, handshake: &'static str) -> Card {
+async fn run_catalogue(subject: &mut Subject, target: &Target, handshake: &'static str) -> Card {
     let revision = subject.revision();
     let http = subject.is_http();
     let mut rows = Vec::new();
@@ -209,7 +255,7 @@ async fn run(subject: &mut Subject, target: &Target, handshake: &'static str) ->
     }
 }
 
-pub fn run_command(args: &ProbeArgs) -> ExitCode {
+pub fn run(args: &ProbeArgs) -> ExitCode {
     let headers = match args.headers.iter().map(|h| header(h)).collect::<Result<Vec<_>, _>>() {
         Ok(headers) => headers,
         Err(e) => {
@@ -218,9 +264,9 @@ pub fn run_command(args: &ProbeArgs) -> ExitCode {
         }
     };
     let options = Options {
-        revisions: args.revisions,
+        revisions: args.revision,
         headers,
-        wait: args.wait,
+        wait: Duration::from_secs_f64(args.wait),
         pad: bytes::Bytes::from(vec![b'a'; args.oversize]),
         max_size: args.max_size,
     };
@@ -239,7 +285,7 @@ pub fn run_command(args: &ProbeArgs) -> ExitCode {
             args.ca.as_deref(),
             &options,
             args.jobs.max(1),
-            args.time_limit,
+            Duration::from_secs_f64(args.time_limit),
         )));
     }
     let target = match (&args.url, args.command.is_empty()) {
@@ -265,7 +311,11 @@ pub fn run_command(args: &ProbeArgs) -> ExitCode {
     let mut out = io::BufWriter::new(stdout.lock());
     let mut failed = false;
     for card in &cards {
-        let written = if args.json { report::json(&mut out, card, false) } else { report::text(&mut out, card) };
+        let written = if args.format == Format::Json {
+            report::json(&mut out, card, false)
+        } else {
+            report::text(&mut out, card)
+        };
         if let Err(e) = written.and_then(|()| out.flush()) {
             if e.kind() != io::ErrorKind::BrokenPipe {
                 eprintln!("mcp-envelope probe: writing: {e}");

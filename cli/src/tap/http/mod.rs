@@ -25,7 +25,6 @@ mod sink;
 use std::convert::Infallible;
 use std::io::Write;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -41,28 +40,16 @@ use hyper::{Method, Request, Response, StatusCode, Uri, Version};
 use hyper_util::rt::TokioIo;
 use mcp_envelope::Severity;
 use mcp_envelope::transport::exchange::{Exchange, Finding, Flights, Headers};
-use mcp_envelope::{Error, Limits, Revision};
+use mcp_envelope::{Error, Limits};
 use tokio::net::TcpListener;
 
 use self::checked::{Checked, Judge};
 use self::conversations::{Conversations, SharedFlights};
 use self::forward::{Collected, Prefixed, ProxyBody};
 use self::sink::{From, Sink};
-use super::open_log;
+use super::{TapArgs, open_log};
 use crate::net::{Endpoint, Link, RequestTarget};
 use crate::parsers::{BackendChoice, Parsers};
-
-/// Everything `tap --http` needs, from the command line.
-pub struct HttpArgs {
-    pub revision: Revision,
-    pub backend: BackendChoice,
-    pub limits: Limits,
-    pub log: Option<String>,
-    pub listen: SocketAddr,
-    pub upstream: String,
-    /// A PEM file of roots to trust besides the platform's (`https`).
-    pub upstream_ca: Option<PathBuf>,
-}
 
 /// What every exchange shares.
 pub struct State {
@@ -357,11 +344,11 @@ async fn serve(listener: TcpListener, state: Arc<State>) {
     }
 }
 
-pub fn run(args: &HttpArgs) -> ExitCode {
-    let endpoint = match Endpoint::parse(&args.upstream, args.upstream_ca.as_deref()) {
+pub fn run(args: &TapArgs, limits: Limits, listen: SocketAddr, upstream: &str) -> ExitCode {
+    let endpoint = match Endpoint::parse(upstream, args.upstream_ca.as_deref()) {
         Ok(endpoint) => Arc::new(endpoint),
         Err(e) => {
-            eprintln!("mcp-envelope tap: --upstream {}: {e}", crate::net::redacted(&args.upstream));
+            eprintln!("mcp-envelope tap: --upstream {}: {e}", crate::net::redacted(upstream));
             return ExitCode::from(2);
         }
     };
@@ -388,7 +375,7 @@ pub fn run(args: &HttpArgs) -> ExitCode {
     let state = Arc::new(State {
         endpoint,
         backend: args.backend,
-        limits: args.limits,
+        limits,
         log: Mutex::new(log),
         log_failed: AtomicBool::new(false),
         conversations: Conversations::new(args.revision),
@@ -399,14 +386,14 @@ pub fn run(args: &HttpArgs) -> ExitCode {
         violations: AtomicU64::new(0),
         warnings: AtomicU64::new(0),
     });
-    let listener = match runtime.block_on(TcpListener::bind(args.listen)) {
+    let listener = match runtime.block_on(TcpListener::bind(listen)) {
         Ok(listener) => listener,
         Err(e) => {
-            eprintln!("mcp-envelope tap: listening on {}: {e}", args.listen);
+            eprintln!("mcp-envelope tap: listening on {}: {e}", listen);
             return ExitCode::from(2);
         }
     };
-    let address = listener.local_addr().map_or_else(|_| args.listen.to_string(), |a| a.to_string());
+    let address = listener.local_addr().map_or_else(|_| listen.to_string(), |a| a.to_string());
     // The address is the first line on standard error, so a script that
     // asked for port 0 can read the port it got.
     let path = Some(state.endpoint.path()).filter(|p| *p != "/").unwrap_or_default();

@@ -23,12 +23,12 @@ use std::thread;
 use std::time::Duration;
 
 use mcp_envelope::transport::lines::{Line, LineReader};
-use mcp_envelope::{Kind, Limits, Revision};
+use mcp_envelope::{Kind, Limits};
 
 use self::ids::Ids;
 use self::line::Glance;
-use super::open_log;
-use crate::parsers::{BackendChoice, Parsers};
+use super::{TapArgs, open_log};
+use crate::parsers::Parsers;
 use crate::render::tap::{self as render, Glimpsed, LineNotes, StdioNote};
 use crate::render::{Checked, Context};
 use crate::summary::{IdValue, Invalid, Summary, all_agree};
@@ -239,17 +239,6 @@ fn relay<W: Write>(mut from: impl Read, relay: &Mutex<Relay<W>>) {
     });
 }
 
-/// Everything `tap` needs, from the command line.
-pub struct TapArgs {
-    pub revision: Revision,
-    pub backend: BackendChoice,
-    pub limits: Limits,
-    pub log: Option<String>,
-    /// How long the server has to exit after a signal before it is killed.
-    pub grace: Duration,
-    pub command: Vec<String>,
-}
-
 fn spawn(command: &[String]) -> io::Result<(Child, ChildStdin, ChildStdout)> {
     let (program, args) = command.split_first().ok_or_else(|| io::Error::other("no server command"))?;
     let mut server = Command::new(program);
@@ -297,7 +286,7 @@ fn log_the_end(shared: &Shared, status: ExitStatus) {
     }
 }
 
-pub fn run(args: &TapArgs) -> ExitCode {
+pub fn run(args: &TapArgs, limits: Limits) -> ExitCode {
     let log = match open_log(args.log.as_deref()) {
         Ok(log) => log,
         Err(e) => {
@@ -313,18 +302,18 @@ pub fn run(args: &TapArgs) -> ExitCode {
         }
     };
     let exited = Arc::new(AtomicBool::new(false));
-    if let Err(e) = signals::forward(child.id(), Arc::clone(&exited), args.grace) {
+    if let Err(e) = signals::forward(child.id(), Arc::clone(&exited), Duration::from_secs_f64(args.kill_after)) {
         eprintln!("mcp-envelope tap: signals will not reach the server: {e}");
     }
     let shared = Arc::new(Shared {
         ids: Mutex::new(Ids::new(args.revision)),
         log: Mutex::new(log),
-        limits: args.limits,
+        limits,
         log_failed: AtomicBool::new(false),
     });
     let checker = |from| Checker {
         from,
-        parsers: Parsers::new(args.backend, args.revision, args.limits),
+        parsers: Parsers::new(args.backend, args.revision, limits),
         shared: Arc::clone(&shared),
     };
     let to_server = Arc::new(Mutex::new(Relay::new(server_in, checker(Direction::Client))));
