@@ -38,6 +38,7 @@ mod chunks;
 mod differential;
 mod exchange;
 mod grade;
+mod harness;
 mod ids;
 mod parse;
 mod sketch;

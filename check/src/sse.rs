@@ -3,48 +3,21 @@
 //! held to a plain model of the WHATWG algorithm that reads the whole
 //! stream at once and holds everything.
 
-use std::io::{self, BufReader};
 use std::vec::Vec;
 
-use bytes::BytesMut;
-use tokio_util::codec::Decoder;
-
-use crate::chunks::{Sizes, Trickle, split};
+use crate::chunks::{Sizes, split};
+use crate::harness::{self, Expect};
 use crate::sse_oracle;
 use crate::{assert_same, shown};
 use mcp_envelope::Parser;
 use mcp_envelope::Revision;
 use mcp_envelope::backend::{SerdeJson, SimdJson};
-use mcp_envelope::transport::sse::{BodyBuf, Event, EventBuf, EventCodec, EventReader, Events, MAX_FIELD_LEN};
+use mcp_envelope::transport::sse::{BodyBuf, EventBuf, EventCodec, EventReader, Events, MAX_FIELD_LEN};
 
 /// What the readers may hold beyond `max_size`: the data's last LF, and the
 /// event type, last event id and a field value being read.
 fn bound(max: usize) -> usize {
     max + 1 + 3 * MAX_FIELD_LEN
-}
-
-/// Checks events as they come against the expected ones, without copying
-/// them (owned copies were most of a run's allocations).
-struct Expect<'e> {
-    expected: &'e [EventBuf],
-    seen: usize,
-    same: bool,
-}
-
-impl<'e> Expect<'e> {
-    fn new(expected: &'e [EventBuf]) -> Self {
-        Expect { expected, seen: 0, same: true }
-    }
-
-    fn event(&mut self, e: Event<'_>) {
-        self.same &= self.expected.get(self.seen).is_some_and(|x| x.as_event() == e);
-        self.seen += 1;
-    }
-
-    /// Every event matched, and none is missing.
-    fn all_met(&self) -> bool {
-        self.same && self.seen == self.expected.len()
-    }
 }
 
 /// Whether `chunks` through a fresh push reader give `expected`; the reader
@@ -53,10 +26,10 @@ fn pushed_gives<'c>(max: usize, chunks: impl Iterator<Item = &'c [u8]>, expected
     let mut reader = EventReader::new(max);
     let mut expect = Expect::new(expected);
     for chunk in chunks {
-        reader.feed(chunk, |e| expect.event(e));
+        reader.feed(chunk, |e| expect.next(|x| x.as_event() == e));
         assert!(reader.buffered() <= bound(max), "held {} bytes with a limit of {max}", reader.buffered());
     }
-    reader.finish(|e| expect.event(e));
+    reader.finish(|e| expect.next(|x| x.as_event() == e));
     expect.all_met()
 }
 
@@ -72,43 +45,32 @@ fn pushed<'c>(max: usize, chunks: impl Iterator<Item = &'c [u8]>) -> Vec<EventBu
     out
 }
 
-/// Whether [`Events`] over `bytes`, read in pieces through a buffer of
-/// pseudo-random capacity (down to one byte), gives `expected`.
+/// Whether [`Events`] over `bytes`, pulled as [`harness::pulled`] pulls
+/// them, gives `expected`.
 fn pulled_gives(max: usize, bytes: &[u8], sizes: &mut Sizes, expected: &[EventBuf]) -> bool {
-    let bound = 2 * max + 3;
-    let capacity = 1 + sizes.next(bound);
-    let trickle = Trickle::new(bytes, sizes.fork(), bound);
-    let mut events = Events::new(BufReader::with_capacity(capacity, trickle), max);
-    let mut expect = Expect::new(expected);
-    loop {
-        match events.next_event() {
-            Ok(Some(e)) => expect.event(e),
-            Ok(None) => return expect.all_met(),
-            // Trickle gives no error but `Interrupted`, which is retried.
-            Err(e) => panic!("the pull reader failed on {}: {e}", shown(bytes)),
-        }
-    }
+    harness::pulled(
+        bytes,
+        max,
+        sizes,
+        expected,
+        |reader| Events::new(reader, max),
+        |events, expect| {
+            let event = events.next_event()?;
+            Ok(event.map(|e| expect.next(|x| x.as_event() == e)).is_some())
+        },
+    )
 }
 
-/// Whether [`EventCodec`] fed `chunks` as tokio's `FramedRead` feeds it
-/// gives `expected`; it takes every byte it is given and holds no more
-/// than the push reader.
+/// Whether [`EventCodec`] fed `chunks` gives `expected`; it takes every
+/// byte it is given and holds no more than the push reader.
 fn decoded_gives<'c>(max: usize, chunks: impl Iterator<Item = &'c [u8]>, expected: &[EventBuf]) -> bool {
-    let mut codec = EventCodec::new(max);
-    let mut buf = BytesMut::new();
-    let mut expect = Expect::new(expected);
-    let fail = |e: io::Error| -> ! { panic!("the codec failed: {e}") };
-    for chunk in chunks {
-        buf.extend_from_slice(chunk);
-        while let Some(e) = codec.decode(&mut buf).unwrap_or_else(|e| fail(e)) {
-            expect.event(e.as_event());
-        }
-        assert!(buf.is_empty() && codec.buffered() <= bound(max), "the codec holds more than it may");
-    }
-    while let Some(e) = codec.decode_eof(&mut buf).unwrap_or_else(|e| fail(e)) {
-        expect.event(e.as_event());
-    }
-    expect.all_met()
+    harness::decoded(
+        EventCodec::new(max),
+        chunks,
+        expected,
+        |event, x| x.as_event() == event.as_event(),
+        |codec, buf| assert!(buf.is_empty() && codec.buffered() <= bound(max), "the codec holds more than it may"),
+    )
 }
 
 /// The event being read by the model.

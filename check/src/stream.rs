@@ -1,13 +1,10 @@
 //! Line framing under arbitrary chunking, by all three framers: the push
 //! [`LineReader`], the pull [`Lines`] and the tokio [`LineCodec`].
 
-use std::io::{self, BufReader};
 use std::vec::Vec;
 
-use bytes::BytesMut;
-use tokio_util::codec::Decoder;
-
-use crate::chunks::{Sizes, Trickle, split};
+use crate::chunks::{Sizes, split};
+use crate::harness::{self, Expect};
 use crate::{assert_same, shown};
 use mcp_envelope::Parser;
 use mcp_envelope::Revision;
@@ -46,85 +43,55 @@ impl From<Line<'_>> for Owned {
     }
 }
 
-/// Checks frames as they come against the expected ones, without copying
-/// them (copies were a fifth of a run).
-struct Expect<'e> {
-    expected: &'e [Owned],
-    seen: usize,
-    same: bool,
-}
-
-impl<'e> Expect<'e> {
-    fn new(expected: &'e [Owned]) -> Self {
-        Expect { expected, seen: 0, same: true }
-    }
-
-    fn frame(&mut self, f: Line<'_>) {
-        let matches = match (f, self.expected.get(self.seen)) {
-            (Line::Message { line, offset, bytes }, Some(Owned::Message { line: l, offset: o, bytes: b })) => {
-                line == *l && offset == *o && bytes == b.as_slice()
+impl Owned {
+    /// Whether `line` is this one.
+    fn is(&self, line: &Line<'_>) -> bool {
+        match (line, self) {
+            (Line::Message { line, offset, bytes }, Owned::Message { line: l, offset: o, bytes: b }) => {
+                line == l && offset == o && *bytes == b.as_slice()
             }
-            (Line::Oversized { line, offset, len }, Some(Owned::Oversized { line: l, offset: o, len: n })) => {
-                line == *l && offset == *o && len == *n
+            (Line::Oversized { line, offset, len }, Owned::Oversized { line: l, offset: o, len: n }) => {
+                line == l && offset == o && len == n
             }
             _ => false,
-        };
-        self.same &= matches;
-        self.seen += 1;
-    }
-
-    /// Every frame matched, and none is missing.
-    fn all_met(&self) -> bool {
-        self.same && self.seen == self.expected.len()
+        }
     }
 }
 
 /// Whether feeding `chunks` gives exactly `expected`.
 fn gives<'c>(max: usize, chunks: impl Iterator<Item = &'c [u8]>, expected: &[Owned]) -> bool {
     let mut expect = Expect::new(expected);
-    feed_all(max, chunks, |f| expect.frame(f));
+    feed_all(max, chunks, |f| expect.next(|x| x.is(&f)));
     expect.all_met()
 }
 
-/// The frames of [`Lines`] over `bytes`, read in pieces through a buffer
-/// of pseudo-random capacity (as small as one byte, so lines straddle
-/// refills), compared with `expected`.
+/// The lines of [`Lines`] over `bytes`, pulled as [`harness::pulled`]
+/// pulls them, compared with `expected`.
 fn pulled_gives(max: usize, bytes: &[u8], sizes: &mut Sizes, expected: &[Owned]) -> bool {
-    let bound = 2 * max + 3;
-    let capacity = 1 + sizes.next(bound);
-    let trickle = Trickle::new(bytes, sizes.fork(), bound);
-    let mut frames = Lines::new(BufReader::with_capacity(capacity, trickle), max);
-    let mut expect = Expect::new(expected);
-    loop {
-        match frames.next_line() {
-            Ok(Some(f)) => expect.frame(f),
-            Ok(None) => return expect.all_met(),
-            // Trickle gives no error but `Interrupted`, which is retried.
-            Err(e) => panic!("the pull reader failed on {}: {e}", shown(bytes)),
-        }
-    }
+    harness::pulled(
+        bytes,
+        max,
+        sizes,
+        expected,
+        |reader| Lines::new(reader, max),
+        |lines, expect| {
+            let line = lines.next_line()?;
+            Ok(line.map(|f| expect.next(|x| x.is(&f))).is_some())
+        },
+    )
 }
 
-/// The frames of [`LineCodec`] fed `chunks` as tokio's `FramedRead` feeds
-/// it (`decode` after each chunk, `decode_eof` at the end), compared with
-/// `expected`; and the codec's buffer never holds more than the limit plus
-/// one byte once it has taken what it can.
+/// The lines of [`LineCodec`] fed `chunks`, compared with `expected`; the
+/// codec's buffer never holds more than the limit plus one byte once it
+/// has taken what it can.
 fn decoded_gives<'c>(max: usize, chunks: impl Iterator<Item = &'c [u8]>, expected: &[Owned]) -> bool {
-    let mut codec = LineCodec::new(max);
-    let mut buf = BytesMut::new();
-    let mut expect = Expect::new(expected);
-    let fail = |e: io::Error| -> ! { panic!("the codec failed: {e}") };
-    for chunk in chunks {
-        buf.extend_from_slice(chunk);
-        while let Some(f) = codec.decode(&mut buf).unwrap_or_else(|e| fail(e)) {
-            expect.frame(f.as_line());
-        }
-        assert!(buf.len() <= max + 1, "the codec holds {} bytes with a limit of {max}", buf.len());
-    }
-    while let Some(f) = codec.decode_eof(&mut buf).unwrap_or_else(|e| fail(e)) {
-        expect.frame(f.as_line());
-    }
-    expect.all_met() && buf.is_empty()
+    harness::decoded(
+        LineCodec::new(max),
+        chunks,
+        expected,
+        |line, x| x.is(&line.as_line()),
+        |_, buf| assert!(buf.len() <= max + 1, "the codec holds {} bytes with a limit of {max}", buf.len()),
+    )
 }
 
 /// Lines checked with both backends, per input. Lines are at most 64
