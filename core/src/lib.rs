@@ -90,11 +90,12 @@ extern crate std;
 // The modules in pipeline order, bottom up: each imports only from those
 // listed before it (tests/layers.rs fails when one does otherwise).
 // The vocabulary: why a message was refused, the limits, the revisions,
-// the error codes.
+// the error codes; reading a span the walk found.
 pub mod codes;
 mod fault;
 mod limits;
 mod revision;
+mod span;
 // RFC 8259 under the rules: bytes to offsets or a fault.
 mod json;
 // The shallow tape a backend fills.

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 /// (their own order matters); every other folder is one module.
 const LAYERS: &[&[&str]] = &[
     // The vocabulary: imports nothing from the crate.
-    &["fault"],
+    &["fault", "span"],
     &["limits", "revision"],
     &["codes"],
     // RFC 8259 under the rules: the kinds of values, the leaves' grammar,

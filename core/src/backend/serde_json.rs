@@ -129,6 +129,7 @@ fn leaf<'de, D: de::Deserializer<'de>>(walk: &mut Walk<'_>, on_tape: bool, de: D
     let raw: &'de RawValue = de::Deserialize::deserialize(de)?;
     let raw = raw.get();
     let start = walk.offset_of(raw).ok_or_else(decline)?;
+    debug_assert!(!raw.is_empty(), "serde_json gave an empty value");
     let kind = NodeKind::of_first_byte(raw.as_bytes().first().copied().unwrap_or_default());
     let end = start + raw.len();
     if on_tape {

@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 
 use crate::envelope::{Error, Reply};
 use crate::envelope::{ErrorObject, Id, Message, RawJson};
+use crate::span;
 
 const JSONRPC: &[u8] = br#"{"jsonrpc":"2.0""#;
 
@@ -29,7 +30,7 @@ pub fn string(out: &mut Vec<u8>, s: &str) {
             0x00..=0x1F => b"",
             _ => continue,
         };
-        out.extend_from_slice(bytes.get(run..i).unwrap_or_default());
+        out.extend_from_slice(span::within(bytes, run..i));
         if escape.is_empty() {
             // A control character without a short form: \u00XX.
             let hex = |nibble: u8| if nibble < 10 { b'0' + nibble } else { b'a' + nibble - 10 };
@@ -41,7 +42,7 @@ pub fn string(out: &mut Vec<u8>, s: &str) {
         }
         run = i + 1;
     }
-    out.extend_from_slice(bytes.get(run..).unwrap_or_default());
+    out.extend_from_slice(span::from(bytes, run));
     out.push(b'"');
 }
 
@@ -63,7 +64,7 @@ pub fn integer(out: &mut Vec<u8>, n: i64) {
     if n < 0 {
         out.push(b'-');
     }
-    out.extend_from_slice(digits.get(at..).unwrap_or_default());
+    out.extend_from_slice(span::from(&digits, at));
 }
 
 /// Writes an id: a string, an integer or `null`.

@@ -5,6 +5,7 @@
 //! it skips, so the core checks it for every backend.
 
 use crate::fault::{Fault, Reason};
+use crate::span;
 
 /// Each byte's value as a hex digit, or [`NOT_HEX`].
 #[allow(clippy::indexing_slicing, reason = "evaluated at compile time: an index out of range fails the build")]
@@ -176,7 +177,7 @@ pub(crate) fn surrogates_are_paired(raw: &[u8]) -> bool {
         if at < next {
             continue; // the low half of a pair just read
         }
-        let before = raw.get(..at).unwrap_or_default();
+        let before = span::within(raw, 0..at);
         if before.iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 1 {
             continue;
         }

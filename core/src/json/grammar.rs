@@ -10,6 +10,7 @@ use super::NodeKind;
 use crate::fault::{Fault, Reason};
 use crate::json::{number, string};
 use crate::limits::Limits;
+use crate::span;
 
 /// An open container during the scan.
 #[derive(Clone, Copy, Debug)]
@@ -45,7 +46,7 @@ pub(crate) fn scan_literal(bytes: &[u8], at: usize) -> Result<(NodeKind, usize),
         _ => (b"null", NodeKind::Null),
     };
     let end = at + word.len();
-    let found = bytes.get(at..end.min(bytes.len())).unwrap_or_default();
+    let found = span::within(bytes, at..end.min(bytes.len()));
     if found != word {
         // A prefix cut short by the end of input is a truncation (shorter
         // than the word, so the input ended inside it).

@@ -6,6 +6,7 @@
 //! `1.0`, `1e2` and `-0` are integers, `1.5` and `1e19` are not.
 
 use crate::fault::{Fault, Reason};
+use crate::span;
 
 /// The offset of the first byte from `i` that is no digit (or the end):
 /// eight bytes at a time, for long digit strings, where a byte loop spends
@@ -22,7 +23,7 @@ fn skip_digits(bytes: &[u8], mut i: usize) -> usize {
         }
         i += 8;
     }
-    let rest = bytes.get(i..).unwrap_or_default();
+    let rest = span::from(bytes, i);
     i + rest.iter().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len())
 }
 

@@ -7,6 +7,7 @@ use core::cmp::Ordering;
 
 use crate::json::escape::read_escape;
 use crate::json::string::has_backslash;
+use crate::span;
 
 /// The content of a JSON string that has been validated: the text between
 /// its quotes, still escaped.
@@ -49,9 +50,9 @@ impl<'a> JsonStr<'a> {
         let bytes = self.inner.as_bytes();
         let mut decoded = String::with_capacity(bytes.len());
         let mut at = 0;
-        while let Some(found) = memchr::memchr(b'\\', bytes.get(at..).unwrap_or_default()) {
+        while let Some(found) = memchr::memchr(b'\\', span::from(bytes, at)) {
             let slash = at + found;
-            decoded.push_str(self.inner.get(at..slash).unwrap_or_default());
+            decoded.push_str(span::text(self.inner, at..slash));
             // Validated input: a bad escape here would be a bug upstream, and
             // ends the string rather than panicking (as `chars` does).
             let Ok((c, len)) = read_escape(bytes, slash) else {
@@ -60,7 +61,7 @@ impl<'a> JsonStr<'a> {
             decoded.push(c);
             at = slash + len;
         }
-        decoded.push_str(self.inner.get(at..).unwrap_or_default());
+        decoded.push_str(span::text(self.inner, at..self.inner.len()));
         decoded
     }
 

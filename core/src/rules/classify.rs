@@ -22,6 +22,7 @@ use crate::json::text::JsonStr;
 use crate::revision::Revision;
 use crate::rules::names::{self, ENVELOPE_MEMBERS, ERROR_MEMBERS};
 use crate::rules::repeats::{self, NameTable, Pairwise};
+use crate::span;
 use crate::tape::{self, Node, NodeKind, Tape};
 
 /// A member, by the index of its value node: its name is the node before
@@ -119,19 +120,19 @@ impl<'a, 't> Classifier<'a, 't> {
 
     fn raw(&self, index: usize) -> &'a str {
         let node = self.node(index);
-        self.text.get(node.start..node.end).unwrap_or_default()
+        span::text(self.text, node.start..node.end)
     }
 
     /// The bytes of `node`, as [`Classifier::raw`] gives its text: for
     /// what reads bytes, without the text's checks of character boundaries.
     #[inline]
     fn raw_bytes(&self, node: Node) -> &'a [u8] {
-        self.text.as_bytes().get(node.start..node.end).unwrap_or_default()
+        span::within(self.text.as_bytes(), node.start..node.end)
     }
 
     #[inline]
     fn inner_bytes(&self, index: usize) -> &'a [u8] {
-        self.text.as_bytes().get(self.node(index).inside_quotes()).unwrap_or_default()
+        span::within(self.text.as_bytes(), self.node(index).inside_quotes())
     }
 
     /// Whether the string node at `index` stands for `expected` (which has
@@ -286,7 +287,7 @@ impl<'a, 't> Classifier<'a, 't> {
         if node.kind != NodeKind::String {
             return None;
         }
-        let inner = self.text.get(node.inside_quotes()).unwrap_or_default();
+        let inner = span::text(self.text, node.inside_quotes());
         Some(JsonStr::from_inner(inner, string::has_backslash(inner.as_bytes())).decode())
     }
 
@@ -429,7 +430,7 @@ impl<'a, 't> Classifier<'a, 't> {
     /// only an escaped name can have one.
     #[inline(never)]
     fn escaped_slot<const K: usize>(&self, node: Node, wanted: &[&str; K]) -> Option<usize> {
-        let inner = self.text.get(node.inside_quotes()).unwrap_or_default();
+        let inner = span::text(self.text, node.inside_quotes());
         if !string::has_backslash(inner.as_bytes()) {
             return None;
         }
@@ -448,7 +449,7 @@ impl<'a, 't> Classifier<'a, 't> {
     /// The member name `node` as text, read between its quotes.
     #[inline(always)]
     fn name_between_quotes(&self, node: Node) -> JsonStr<'a> {
-        let inner = self.text.get(node.inside_quotes()).unwrap_or_default();
+        let inner = span::text(self.text, node.inside_quotes());
         JsonStr::from_inner(inner, string::has_backslash(inner.as_bytes()))
     }
 

@@ -9,6 +9,7 @@
 //! are matched as slices. Escaped names match none of these: the
 //! classifier decodes them.
 
+use crate::span;
 use crate::tape::Node;
 
 /// The members that decide an envelope, in the order of their slots.
@@ -76,7 +77,7 @@ impl Lookup {
         let len = name.end.wrapping_sub(name.start).wrapping_sub(2);
         let at = name.start + 1;
         let Some(word) = bytes.get(at..at + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) else {
-            return slot_of_slice(bytes.get(name.inside_quotes()).unwrap_or_default(), names);
+            return slot_of_slice(span::within(bytes, name.inside_quotes()), names);
         };
         let word = u64::from_le_bytes(word);
         let entry = self.entries.get((word >> self.shift) as usize & 7)?;

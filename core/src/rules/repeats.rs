@@ -25,6 +25,8 @@
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
+use crate::span;
+
 /// Objects with at most this many members compare names pairwise.
 pub(crate) const PAIRWISE_MEMBERS: usize = 8;
 
@@ -47,7 +49,7 @@ impl Pairwise {
     /// same (`same` compares an earlier name node with this one).
     #[inline(always)]
     pub(crate) fn see(&mut self, node: usize, same: impl Fn(usize) -> bool) -> bool {
-        let earlier = self.earlier.get(..self.len).unwrap_or_default();
+        let earlier = span::within(&self.earlier, 0..self.len);
         let seen = earlier.iter().any(|&other| same(other));
         if let Some(free) = self.earlier.get_mut(self.len) {
             *free = node;

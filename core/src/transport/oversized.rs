@@ -13,6 +13,7 @@ use crate::envelope::{Id, Kind};
 use crate::json::grammar::{self, skip_whitespace};
 use crate::json::{number, string};
 use crate::limits::Limits;
+use crate::span;
 use alloc::vec::Vec;
 
 /// What the head and tail of a message say of it.
@@ -70,7 +71,7 @@ fn read_members<'a>(bytes: &'a [u8], mut i: usize, seen: &mut Seen<'a>) {
             return;
         }
         let Ok(name_end) = string::scan(bytes, i) else { return };
-        let name = bytes.get(i + 1..name_end - 1).unwrap_or_default();
+        let name = span::within(bytes, i + 1..name_end - 1);
         i = skip_whitespace(bytes, name_end);
         if bytes.get(i) != Some(&b':') {
             return;

@@ -5,6 +5,8 @@
 
 use alloc::vec::Vec;
 
+use crate::span;
+
 /// One header as an exchange sees it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Header<'h> {
@@ -160,7 +162,7 @@ pub(crate) fn is_html(value: &[u8]) -> bool {
 fn trim(value: &[u8]) -> &[u8] {
     let start = value.iter().position(|&b| b != b' ' && b != b'\t').unwrap_or(value.len());
     let end = value.iter().rposition(|&b| b != b' ' && b != b'\t').map_or(start, |i| i + 1);
-    value.get(start..end).unwrap_or_default()
+    span::within(value, start..end)
 }
 
 /// The type of a media type or range, without its parameters.
@@ -251,7 +253,7 @@ fn base64(text: &[u8]) -> Option<Vec<u8>> {
             word = word << 6 | bits;
         }
         let bytes = word.to_be_bytes();
-        out.extend_from_slice(bytes.get(1..4 - pad).unwrap_or_default());
+        out.extend_from_slice(span::within(&bytes, 1..4 - pad));
     }
     Some(out)
 }

@@ -9,6 +9,7 @@ use super::{Conversation, Finding, Header, Headers, Place, Rule, Side, headers, 
 use crate::envelope::Parsed;
 use crate::envelope::{Envelope, ErrorResponse, Id, Message};
 use crate::revision::Revision;
+use crate::span;
 
 /// What the request asked of the response.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -579,7 +580,7 @@ impl Exchange {
     /// goes).
     pub fn new_findings(&mut self) -> &[Finding] {
         let from = core::mem::replace(&mut self.reported, self.findings.len());
-        self.findings.get(from..).unwrap_or_default()
+        span::from(&self.findings, from)
     }
 
     /// The revision an `initialize` result in this exchange named.

@@ -9,6 +9,7 @@ use bytes::{Buf, BufMut, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
 
 use super::{Judged, LineBuf, judge};
+use crate::span;
 
 /// Decodes lines into owned [`LineBuf`]s and encodes messages as lines.
 ///
@@ -59,9 +60,7 @@ impl LineCodec {
     fn frame(&mut self, raw: &[u8]) -> Option<LineBuf> {
         let (line, offset) = self.next_line(raw.len() as u64);
         match judge(raw, self.max_size) {
-            Judged::Message(len) => {
-                Some(LineBuf::Message { line, offset, bytes: raw.get(..len).unwrap_or_default().to_vec() })
-            }
+            Judged::Message(len) => Some(LineBuf::Message { line, offset, bytes: span::within(raw, 0..len).to_vec() }),
             Judged::Oversized => Some(LineBuf::Oversized { line, offset, len: raw.len() as u64 }),
             Judged::Blank => None,
         }
@@ -87,7 +86,7 @@ impl Decoder for LineCodec {
                 return Ok(Some(LineBuf::Oversized { line, offset, len }));
             }
             let from = self.searched.min(buf.len());
-            let Some(at) = memchr::memchr(b'\n', buf.get(from..).unwrap_or_default()).map(|i| from + i) else {
+            let Some(at) = memchr::memchr(b'\n', span::from(buf, from)).map(|i| from + i) else {
                 if buf.len() > self.max_size.saturating_add(1) {
                     // Past the limit: count the line instead of keeping it.
                     self.skipping = Some(buf.len() as u64);
@@ -100,7 +99,7 @@ impl Decoder for LineCodec {
             };
             self.searched = 0;
             let line = buf.split_to(at + 1);
-            if let Some(frame) = self.frame(line.get(..at).unwrap_or_default()) {
+            if let Some(frame) = self.frame(span::within(&line, 0..at)) {
                 return Ok(Some(frame));
             }
         }

@@ -17,6 +17,7 @@ use alloc::vec::Vec;
 
 use crate::envelope::Error;
 use crate::json::grammar::is_whitespace;
+use crate::span;
 
 #[cfg(feature = "tokio")]
 mod codec;
@@ -252,7 +253,7 @@ impl LineReader {
         while let Some(newline) = memchr::memchr(b'\n', rest) {
             let (line, after) = rest.split_at(newline);
             self.complete(line, &mut emit);
-            rest = after.get(1..).unwrap_or_default();
+            rest = span::from(after, 1);
         }
         self.line.hold(rest);
     }
@@ -271,7 +272,7 @@ impl LineReader {
             Judged::Oversized => emit(Line::Oversized { line, offset, len }),
             Judged::Message(n) => {
                 let raw = if held { self.line.held() } else { tail };
-                emit(Line::Message { line, offset, bytes: raw.get(..n).unwrap_or_default() });
+                emit(Line::Message { line, offset, bytes: span::within(raw, 0..n) });
             }
             Judged::Blank => {}
         }

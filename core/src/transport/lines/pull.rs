@@ -5,6 +5,7 @@
 use std::io::{self, BufRead};
 
 use super::{Judged, Line, LineBuf, Splitter};
+use crate::span;
 
 /// Lines of a [`BufRead`], read on demand, holding at most one line.
 ///
@@ -83,7 +84,7 @@ impl<R: BufRead> Lines<R> {
                     self.reader.consume(used);
                     continue;
                 }
-                Some(at) => (self.line.end(buf.get(..at).unwrap_or_default()), at + 1),
+                Some(at) => (self.line.end(span::within(buf, 0..at)), at + 1),
             };
             let (line, offset) = (ended.line, ended.offset);
             match ended.judged {
@@ -91,16 +92,12 @@ impl<R: BufRead> Lines<R> {
                     self.lent = used;
                     // The same bytes again: nothing was consumed, so no I/O.
                     let buf = self.reader.fill_buf()?;
-                    return Ok(Some(Line::Message { line, offset, bytes: buf.get(..len).unwrap_or_default() }));
+                    return Ok(Some(Line::Message { line, offset, bytes: span::within(buf, 0..len) }));
                 }
                 Judged::Message(len) => {
                     self.reader.consume(used);
                     self.held_lent = true;
-                    return Ok(Some(Line::Message {
-                        line,
-                        offset,
-                        bytes: self.line.held().get(..len).unwrap_or_default(),
-                    }));
+                    return Ok(Some(Line::Message { line, offset, bytes: span::within(self.line.held(), 0..len) }));
                 }
                 Judged::Oversized => {
                     self.reader.consume(used);

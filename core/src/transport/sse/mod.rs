@@ -55,6 +55,7 @@
 use alloc::vec::Vec;
 
 use crate::envelope::Error;
+use crate::span;
 
 #[cfg(feature = "tokio")]
 mod codec;
@@ -261,7 +262,7 @@ impl EventReader {
                 Some(ending) => emit(self.interpreter.event(ending, rest)),
                 None => break,
             }
-            rest = rest.get(used..).unwrap_or_default();
+            rest = span::from(rest, used);
         }
     }
 

@@ -3,6 +3,7 @@
 //! whole in one chunk, and where a line ends.
 
 use super::{At, Ending, Field, Interpreter, MAX_FIELD_LEN};
+use crate::span;
 
 /// Where the line in `bytes` ends: its first CR or LF. The values of
 /// `event` and `id` lines are a few bytes long, where memchr costs more to
@@ -22,7 +23,7 @@ fn line_end(bytes: &[u8]) -> Option<usize> {
     if found != 0 {
         return Some((found.trailing_zeros() / 8) as usize);
     }
-    memchr::memchr2(b'\r', b'\n', bytes.get(8..).unwrap_or_default()).map(|at| at + 8)
+    memchr::memchr2(b'\r', b'\n', span::from(bytes, 8)).map(|at| at + 8)
 }
 
 impl Interpreter {
@@ -59,7 +60,7 @@ impl Interpreter {
                             }
                             // The names servers send, whole in the chunk:
                             // straight to the value.
-                            let rest = bytes.get(i..).unwrap_or_default();
+                            let rest = span::from(bytes, i);
                             let known = if rest.starts_with(b"data:") {
                                 Some((Field::Data, 5))
                             } else if rest.starts_with(b"id:") {
@@ -89,9 +90,9 @@ impl Interpreter {
                     }
                 }
                 At::Name => {
-                    let rest = bytes.get(i..).unwrap_or_default();
+                    let rest = span::from(bytes, i);
                     let end = memchr::memchr3(b':', b'\r', b'\n', rest);
-                    let name = rest.get(..end.unwrap_or(rest.len())).unwrap_or_default();
+                    let name = span::within(rest, 0..end.unwrap_or(rest.len()));
                     self.take_name(name);
                     let Some(at) = end else { return self.used_up(bytes) };
                     i += at + 1;
@@ -114,7 +115,7 @@ impl Interpreter {
                     }
                 }
                 At::Value { field, first } => {
-                    let mut rest = bytes.get(i..).unwrap_or_default();
+                    let mut rest = span::from(bytes, i);
                     if first {
                         self.at = At::Value { field, first: false };
                         if byte == b' ' {
@@ -125,7 +126,7 @@ impl Interpreter {
                     let end = line_end(rest);
                     let ending = end.and_then(|at| rest.get(at).copied());
                     if let Some(at) = end {
-                        rest = rest.get(..at).unwrap_or_default();
+                        rest = span::within(rest, 0..at);
                     }
                     let (Some(at), Some(ending)) = (end, ending) else {
                         self.take_value(field, rest);
@@ -162,7 +163,7 @@ impl Interpreter {
                     self.line_end(ending);
                 }
                 At::Skip => {
-                    let rest = bytes.get(i..).unwrap_or_default();
+                    let rest = span::from(bytes, i);
                     let Some(at) = line_end(rest) else { return self.used_up(bytes) };
                     i += at + 1;
                     self.line_end(rest.get(at).copied().unwrap_or(b'\n'));
@@ -191,7 +192,7 @@ impl Interpreter {
         let mut lines = 2; // the data line and the blank line
         let (mut event, mut id) = (None, None);
         let (from, to) = loop {
-            let rest = bytes.get(i..).unwrap_or_default();
+            let rest = span::from(bytes, i);
             // The name told by its first byte, then checked whole.
             let (field, mut name) = match rest.first() {
                 Some(b'd') if rest.starts_with(b"data:") => (Field::Data, 5),
@@ -203,7 +204,7 @@ impl Interpreter {
                 name += 1;
             }
             let from = i + name;
-            let value = rest.get(name..).unwrap_or_default();
+            let value = span::from(rest, name);
             let Some(len) = line_end(value) else {
                 return self.cut_line(bytes, (at, lines - 2), field, (event, id), value);
             };
@@ -212,7 +213,7 @@ impl Interpreter {
             }
             let to = from + len;
             i = to + 1;
-            let value = value.get(..len).unwrap_or_default();
+            let value = span::within(value, 0..len);
             match field {
                 Field::Data if len <= self.max_size => break (from, to),
                 Field::Event if event.is_none() && len <= MAX_FIELD_LEN => event = Some(value),
@@ -273,7 +274,7 @@ impl Interpreter {
     /// Copies lent data (and the LF its line added) into the data buffer.
     pub(super) fn materialize(&mut self, bytes: &[u8]) {
         if let Some((from, to)) = self.lent.take() {
-            self.hold_data(bytes.get(from..to).unwrap_or_default());
+            self.hold_data(span::within(bytes, from..to));
             self.hold_data(b"\n");
         }
     }

@@ -10,6 +10,8 @@
 
 use alloc::vec::Vec;
 
+use crate::span;
+
 mod fields;
 mod lines;
 
@@ -188,11 +190,11 @@ impl Interpreter {
                 // Not a mark: what matched of it was ordinary bytes (the
                 // start of a field name, which cannot end an event).
                 self.bom = None;
-                let (_, ending) = self.run(BOM.get(..matched).unwrap_or_default());
+                let (_, ending) = self.run(span::within(&BOM, 0..matched));
                 debug_assert!(ending.is_none());
             }
         }
-        let (used, ending) = self.run(chunk.get(taken..).unwrap_or_default());
+        let (used, ending) = self.run(span::from(chunk, taken));
         // Lent data lies in the chunk, past the mark.
         self.lent = self.lent.map(|(from, to)| (from + taken, to + taken));
         (taken + used, ending)
@@ -203,7 +205,7 @@ impl Interpreter {
     pub(crate) fn finish(&mut self) -> Option<Ending> {
         self.reset_ended();
         if let Some(matched) = self.bom.take() {
-            let _ = self.run(BOM.get(..matched).unwrap_or_default());
+            let _ = self.run(span::within(&BOM, 0..matched));
         }
         if !self.pending {
             return None;
@@ -233,7 +235,7 @@ impl Interpreter {
     /// given to the step that dispatched it), or held.
     pub(crate) fn data<'a>(&'a self, chunk: &'a [u8]) -> &'a [u8] {
         match self.lent {
-            Some((from, to)) => chunk.get(from..to).unwrap_or_default(),
+            Some((from, to)) => span::within(chunk, from..to),
             None => &self.data,
         }
     }
