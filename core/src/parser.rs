@@ -12,10 +12,9 @@ use crate::rules::classify::Classifier;
 use crate::rules::repeats::NameTable;
 use crate::tape::Tape;
 
-/// The backend [`Parser`] uses when none is named: the reference backend
-/// (the reference backend), the fastest of the three on realistic traffic
-/// (about 2x the serde_json backend's instructions on small messages; see
-/// the README) and the one others fall back to. serde_json and simd-json stay for
+/// The backend [`Parser`] uses when none is named: the reference backend,
+/// the fastest of the three on realistic traffic (docs/benchmarks.md) and
+/// the one the others fall back to. serde_json and simd-json stay for
 /// cross-checking and for programs that already carry them.
 pub type DefaultBackend = Reference;
 

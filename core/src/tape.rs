@@ -205,9 +205,8 @@ impl Tape {
 
     // The same three for a tokeniser that knows whether the root is an
     // array (`BATCH`), so that the loop for a single message carries no
-    // batch code. (Making `leaf`, `open` and `close` call these cost the
-    // serde backend 2 % more instructions on small messages: it inlines
-    // differently.)
+    // batch code. (`leaf`, `open` and `close` do not call these: the serde
+    // backend then inlines differently, and measured slower.)
 
     /// [`Tape::leaf`], knowing whether the root is an array.
     #[inline(always)]

@@ -54,10 +54,9 @@ impl Default for SimdJson {
 impl SimdJson {
     /// A batch longer than this many bytes is parsed in chunks of whole
     /// items, each from this long to at most twice this plus one item.
-    /// Measured on a maximal batch of realistic requests (227 KB): 3 % fewer
-    /// instructions than read whole, where 1, 2, 8 and 16 KiB chunks took
-    /// more; the peak heap of the 113 KB one in `tests/alloc.rs` is 46 KB
-    /// above the other backends', against 1.2 MB read whole.
+    /// The length that measured best, and bounds simd-json's memory on a
+    /// large batch (docs/benchmarks.md, "Why the code is as it is",
+    /// `CHUNK_LEN`).
     pub const CHUNK_LEN: usize = 4 * 1024;
 
     /// Chunks batches longer than `chunk_len` bytes: the fuzzing
@@ -300,8 +299,8 @@ fn walk_structurals(index: Index<'_>, tape: &mut Tape, stack: &mut Vec<usize>) -
 }
 
 /// [`walk_structurals`] for a chunk of a batch, out of line: inlined
-/// there, the walk took 7 % more instructions on a maximal batch (while
-/// inlined for whole messages it takes fewer).
+/// there, the walk measured slower on a maximal batch (while inlined for
+/// whole messages it is faster).
 #[inline(never)]
 fn walk_chunk(index: Index<'_>, tape: &mut Tape, stack: &mut Vec<usize>) -> Result<(), Declined> {
     walk_structurals(index, tape, stack)

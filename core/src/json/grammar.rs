@@ -79,8 +79,8 @@ pub(crate) trait Sink {
     fn leaf(&mut self, kind: NodeKind, at: usize, end: usize);
     /// Whether the numbers that follow one in an array are read in one
     /// loop: for the payloads validated whole, not for the few levels a
-    /// tape records, whose walk compiled worse with it (+1.7 % on small
-    /// messages).
+    /// tape records, whose walk compiles worse with it (docs/benchmarks.md,
+    /// "Why the code is as it is", `NUMBER_RUNS`).
     const NUMBER_RUNS: bool = false;
 }
 
@@ -227,10 +227,9 @@ fn told_member_name<S: Sink>(bytes: &[u8], i: usize, sink: &mut S) -> Result<usi
 /// The container opening at `at`, at nesting `level`, validated whole and
 /// told to no one: the grammar with the [`Validate`] sink. Returns the
 /// offset one past the container. Its open containers go on `stack` above
-/// the caller's own. Against the hand-written loop this replaced: 0.6 to
-/// 1.1 % fewer instructions on realistic medium and large messages (their
-/// payloads are validated here), 1.3 % more (302 a message) on the
-/// deep-nesting class; a loop of its own beside the walk measured worse.
+/// the caller's own. One walk for the tape and for payloads, rather than a
+/// loop of its own beside it, which measured worse (docs/benchmarks.md,
+/// "Why the code is as it is", `skip_container`).
 pub(crate) fn skip_container(
     bytes: &[u8],
     at: usize,

@@ -10,10 +10,7 @@ use crate::span;
 
 /// The offset of the first byte from `i` that is no digit (or the end):
 /// eight bytes at a time, for long digit strings, where a byte loop spends
-/// four or five instructions a digit. (Looking at the first byte alone
-/// before loading a word, for integer parts of one digit, saves the
-/// huge-exponents class 4 % and costs small messages 0.25 % and medium
-/// ones 0.25 %: not kept.)
+/// four or five instructions a digit.
 #[inline]
 fn skip_digits(bytes: &[u8], mut i: usize) -> usize {
     while let Some(word) = bytes.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
@@ -43,10 +40,9 @@ fn not_digits(word: u64) -> u64 {
 
 /// [`skip_digits`] for the short runs of a fraction or an exponent, which
 /// usually end within their first word: one word test, with the loop for
-/// a longer run or the input's last seven bytes. A byte loop alone cost
-/// the huge-exponents class (`1e400`, `-2.5E-400`) about seven
-/// instructions a digit. Not `skip_digits` itself: called from here too,
-/// it is no longer inlined into the walk (small messages +2 to 3 %).
+/// a longer run or the input's last seven bytes. Not `skip_digits`
+/// itself: called from here too, that one is no longer inlined into the
+/// walk (docs/benchmarks.md, "Why the code is as it is").
 #[inline(always)]
 fn skip_short_digits(bytes: &[u8], mut i: usize) -> usize {
     if let Some(&word) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {

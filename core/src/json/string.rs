@@ -66,9 +66,8 @@ use stops16_words as stops16;
 /// character, or `bytes.len()`.
 #[inline(always)]
 fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
-    // 16 blocks measured best: at 4 (64 bytes) memchr's set-up ran for many
-    // runs of text, medium messages +7 %; at 24 or 32 the loop compiles
-    // worse (+8 % on medium messages).
+    // How many blocks before memchr takes over: the count that measured
+    // best (docs/benchmarks.md, "Why the code is as it is", `skip_plain`).
     for _ in 0..PLAIN_BLOCKS {
         let Some(block) = bytes.get(i..i + 16).and_then(|b| <[u8; 16]>::try_from(b).ok()) else {
             return skip_plain_tail(bytes, i);
@@ -101,8 +100,8 @@ fn skip_plain_tail(bytes: &[u8], mut i: usize) -> usize {
 
 /// [`skip_plain`] for a long stretch, block by block: memchr finds the next
 /// quote or backslash in the block, and the control-character test runs
-/// over the bytes before it while they are still in L1 (the 2 MiB image
-/// message parses in 0.86x the time two passes over the whole string took).
+/// over the bytes before it while they are still in L1, rather than a
+/// second pass over the whole string.
 fn skip_plain_long(bytes: &[u8], i: usize) -> usize {
     const BLOCK: usize = 4096;
     let rest = span::from(bytes, i);
@@ -169,9 +168,8 @@ fn scan_from_stop(bytes: &[u8], mut i: usize) -> Result<usize, Fault> {
         }
         // An escape right after another is read at once, without the block
         // search: non-ASCII text written ASCII-only (each character as `\u`,
-        // as Python's `json.dumps` does by default) is one run of escapes.
-        // The test costs medium messages, whose escapes mostly stand alone,
-        // 4.7 %; runs of escapes take 43 % less (the escapes class).
+        // as Python's `json.dumps` does by default) is one run of escapes
+        // (its cost and gain: docs/benchmarks.md, `scan_from_stop`).
         while bytes.get(i) == Some(&b'\\') {
             i += escape_len(bytes, i)?;
         }
@@ -192,8 +190,7 @@ pub(crate) fn has_backslash(bytes: &[u8]) -> bool {
     };
     let Some(&last) = bytes.last_chunk::<8>() else {
         // Under eight bytes a plain loop beats `contains`, whose memchr
-        // costs more to set up than it saves (callgrind: 34 instructions a
-        // message on `batch-100`).
+        // costs more to set up than it saves.
         #[allow(clippy::manual_contains, reason = "measured faster on short slices")]
         return bytes.iter().any(|&b| b == b'\\');
     };

@@ -65,10 +65,8 @@ const PROBES_PER_NAME: usize = 4;
 
 /// Objects with more members than this are checked in partitions: their
 /// one table (two to four 4-byte slots a name, and a 16-byte entry) would
-/// take 3 MB and more. Measured: 16 MiB of envelope members (1.1 million)
-/// parse 2.2x to 3.4x faster in partitions; at 100 000 members the time is
-/// the same either way and partitions cost 11 % more instructions, so
-/// they start above that.
+/// take 3 MB and more; below this many they cost more than they save
+/// (docs/benchmarks.md, "Why the code is as it is", `PARTITIONED_FROM`).
 const PARTITIONED_FROM: usize = 1 << 17;
 
 /// About how many names a partition holds: its table and entries, some

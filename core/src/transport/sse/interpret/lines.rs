@@ -7,7 +7,7 @@ use crate::span;
 
 /// Where the line in `bytes` ends: its first CR or LF. The values of
 /// `event` and `id` lines are a few bytes long, where memchr costs more to
-/// set up than it saves (about 85 instructions a call): their first eight
+/// set up than it saves: their first eight
 /// bytes are looked at as one word, the rest (a data line) with memchr.
 #[inline]
 fn line_end(bytes: &[u8]) -> Option<usize> {
