@@ -56,19 +56,22 @@
 //! way only (a test in the repository holds them to it):
 //!
 //! ```text
-//! fault.rs                      why a message was refused; imports nothing
+//! fault.rs span.rs              why a message was refused; imports nothing
 //! limits.rs revision.rs codes.rs
-//! json/       string.rs number.rs skim.rs grammar.rs lookup.rs   RFC 8259 under the rules
+//! json/       escape.rs string.rs number.rs skim.rs text.rs grammar.rs lookup.rs
+//!                               RFC 8259 under the rules
 //! tape.rs                       the shallow tape, and which levels expand
-//! envelope/   mod.rs error.rs serialization.rs            what the parser gives
+//! envelope/   mod.rs error.rs serialization.rs write.rs   what the parser gives
 //! backend/    reference.rs serde_json.rs simd_json.rs     tokenise into the tape
-//! rules/      repeats.rs classify.rs                      the envelope rules
+//! rules/      names.rs repeats.rs classify.rs             the envelope rules
 //! parser.rs                     precheck, backend, reference on decline, rules
-//! ids.rs write.rs oversized.rs stream/ exchange/ grade/  built on the parser
+//! transport/  lines/ sse/ exchange/ ids.rs oversized.rs   built on the parser:
+//!                               what a program on a transport needs
 //! ```
 //!
 //! The fuzzing properties live in an unpublished crate of the repository
-//! (`check/`), which uses only this crate's public API.
+//! (`check/`), and how the probe grades a server in a crate of its own
+//! (`mcp-envelope-grade`): neither is part of this one.
 //!
 //! # The rules
 //!

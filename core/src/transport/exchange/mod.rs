@@ -4,7 +4,7 @@
 //! by step as it arrives: the request, the response's status and headers,
 //! each message of the body (one JSON body, or one per `message` event of
 //! an event stream), the end. Each step may add [`Finding`]s, with the
-//! place of the fault and the [`Severity`] of the rule (a MUST broken is a
+//! place of the fault and the [`Severity`](crate::Severity) of the rule (a MUST broken is a
 //! violation, a SHOULD a warning). The answer is judged whatever its
 //! status: 2026-07-28 puts its outcomes in the refusals.
 //!

@@ -127,7 +127,7 @@ impl<'b> Event<'b> {
     }
 
     /// For an oversized `message` event, the error to answer it with: the
-    /// parser's `too-large`, exactly as [`Line::error`](super::Line::error)
+    /// parser's `too-large`, exactly as [`Line::error`](super::lines::Line::error)
     /// gives for a line. `None` otherwise.
     #[must_use]
     pub fn error(&self, max_size: usize) -> Option<Error<'static>> {
