@@ -152,6 +152,21 @@ const INVALID: [&str; 12] = [
     "result-and-error-together:fail",
     "batch-empty:fail",
 ];
+const META: [&str; 3] =
+    ["meta-missing:fail", "meta-protocol-version-missing:fail", "meta-client-capabilities-missing:fail"];
+const REMOVED: [&str; 4] = [
+    "removed-ping:fail",
+    "removed-logging-set-level:fail",
+    "removed-resources-subscribe:fail",
+    "removed-resources-unsubscribe:fail",
+];
+const REMOVED_HTTP: [&str; 5] = [
+    "removed-initialize:fail",
+    "removed-ping:fail",
+    "removed-logging-set-level:fail",
+    "removed-resources-subscribe:fail",
+    "removed-resources-unsubscribe:fail",
+];
 const BAD_IDS: [&str; 4] = ["id-null:fail", "id-fractional:fail", "id-boolean:fail", "id-object:fail"];
 const READABLE_IDS: [&str; 6] = [
     "jsonrpc-missing:fail",
@@ -203,7 +218,12 @@ fn a_request_with_a_bad_id_taken_for_a_notification_fails_the_id_checks() {
 #[test]
 fn an_error_without_the_readable_id_fails_the_checks_whose_id_is_readable() {
     for (transport, revisions) in [("stdio", &STDIO[..]), ("http", &HTTP[..])] {
-        assert_faults(transport, &["error-id-null"], expect(revisions, &READABLE_IDS, &[]));
+        // And under 2026-07-28 the refusals of its own answers that carry
+        // the id: a request's missing _meta (over stdio: over HTTP the
+        // exchange rules answer it), the methods it removed.
+        let stdio: Vec<&str> = META.into_iter().chain(REMOVED).collect();
+        let modern: &[&str] = if transport == "stdio" { &stdio } else { &REMOVED_HTTP };
+        assert_faults(transport, &["error-id-null"], expect(revisions, &READABLE_IDS, &[("2026-07-28", modern)]));
     }
 }
 
@@ -297,13 +317,17 @@ fn sessions_are_held_to_their_rules_up_to_2025_11_25() {
 
 #[test]
 fn the_refusal_half_and_no_sessions_are_checked_under_2026_07_28() {
-    let modern = |checks: &'static [&'static str]| -> Vec<(&'static str, &'static [&'static str])> {
-        vec![("2026-07-28", checks)]
-    };
-    const MISMATCH: [&str; 3] =
-        ["mcp-method-mismatch:fail", "mcp-name-mismatch:fail", "protocol-version-mismatch:fail"];
+    let modern = modern_only;
+    const MISMATCH: [&str; 5] = [
+        "mcp-method-mismatch:fail",
+        "mcp-name-mismatch:fail",
+        "protocol-version-mismatch:fail",
+        "mcp-method-missing:fail",
+        "mcp-name-missing:fail",
+    ];
     assert_faults("http", &["no-header-check"], expect(&HTTP, &[], &modern(&MISMATCH)));
-    assert_faults("http", &["unknown-method-200"], expect(&HTTP, &[], &modern(&["unknown-method:fail"])));
+    let not_found: Vec<&str> = ["unknown-method:fail"].into_iter().chain(REMOVED_HTTP).collect();
+    assert_faults("http", &["unknown-method-200"], expect(&HTTP, &[], &modern(&not_found)));
     assert_faults(
         "http",
         &["unsupported-without-data"],
@@ -314,6 +338,98 @@ fn the_refusal_half_and_no_sessions_are_checked_under_2026_07_28() {
     assert_faults("http", &["session-id-2026"], expect(&HTTP, &[], &modern(&["no-session-id:warn"])));
     assert_faults("http", &["no-result-type"], expect(&HTTP, &[], &modern(&["result-type:fail"])));
     assert_faults("stdio", &["no-result-type"], expect(&STDIO, &[], &modern(&["result-type:fail"])));
+}
+
+/// Under 2026-07-28 alone: `checks`.
+fn modern_only<'a>(checks: &'a [&'a str]) -> Vec<(&'static str, &'a [&'a str])> {
+    vec![("2026-07-28", checks)]
+}
+
+#[test]
+fn each_request_s_meta_is_required_under_2026_07_28_over_stdio_and_http() {
+    for (transport, revisions) in [("stdio", &STDIO[..]), ("http", &HTTP[..])] {
+        for (fault, check) in [
+            ("meta-optional", "meta-missing:fail"),
+            ("protocol-version-optional", "meta-protocol-version-missing:fail"),
+            ("capabilities-optional", "meta-client-capabilities-missing:fail"),
+        ] {
+            assert_faults(transport, &[fault], expect(revisions, &[], &modern_only(&[check])));
+        }
+    }
+}
+
+#[test]
+fn the_methods_2026_07_28_removed_are_method_not_found() {
+    for (transport, revisions) in [("stdio", &STDIO[..]), ("http", &HTTP[..])] {
+        for (fault, check) in [
+            ("ping-kept", "removed-ping:fail"),
+            ("set-level-kept", "removed-logging-set-level:fail"),
+            ("subscribe-kept", "removed-resources-subscribe:fail"),
+            ("unsubscribe-kept", "removed-resources-unsubscribe:fail"),
+        ] {
+            assert_faults(transport, &[fault], expect(revisions, &[], &modern_only(&[check])));
+        }
+    }
+    // On stdio, initialize selects the earlier era for the process: asked
+    // over HTTP only.
+    assert_faults("http", &["initialize-kept"], expect(&HTTP, &[], &modern_only(&["removed-initialize:fail"])));
+}
+
+#[test]
+fn sep_2243_headers_are_required_matched_whatever_their_case_and_trimmed() {
+    for (fault, check) in [
+        ("mcp-method-optional", "mcp-method-missing:fail"),
+        ("mcp-name-optional", "mcp-name-missing:fail"),
+        ("header-names-lowercase-only", "header-name-case:fail"),
+        ("header-values-untrimmed", "header-value-whitespace:fail"),
+    ] {
+        assert_faults("http", &[fault], expect(&HTTP, &[], &modern_only(&[check])));
+    }
+}
+
+#[test]
+fn a_local_server_refuses_a_foreign_origin_with_403_where_the_revision_names_it() {
+    let named = |checks: &'static [&'static str]| -> Vec<(&'static str, &'static [&'static str])> {
+        vec![("2025-11-25", checks), ("2026-07-28", checks)]
+    };
+    assert_faults("http", &["origin-unchecked"], expect(&HTTP, &["origin-foreign:fail"], &[]));
+    assert_faults(
+        "http",
+        &["rebinding-unprotected"],
+        expect(&HTTP, &["origin-foreign:fail", "origin-and-host-foreign:fail"], &[]),
+    );
+    assert_faults("http", &["origin-refused-400"], expect(&HTTP, &[], &named(&["origin-foreign:fail"])));
+    assert_faults("http", &["host-refused-421"], expect(&HTTP, &[], &named(&["origin-and-host-foreign:warn"])));
+}
+
+#[test]
+fn discover_and_list_results_carry_what_2026_07_28_requires() {
+    for (transport, revisions) in [("stdio", &STDIO[..]), ("http", &HTTP[..])] {
+        for (fault, check) in [
+            ("discover-without-caching-hints", "discover-result:fail"),
+            ("discover-without-server-info", "discover-server-info:warn"),
+            ("tools-list-without-caching-hints", "tools-list-caching:fail"),
+            ("prompts-list-without-caching-hints", "prompts-list-caching:fail"),
+            ("resources-list-without-caching-hints", "resources-list-caching:fail"),
+            ("resource-templates-list-without-caching-hints", "resource-templates-list-caching:fail"),
+            ("listen-without-ack", "listen-acknowledged-first:fail"),
+            ("listen-untagged", "listen-subscription-id:fail"),
+        ] {
+            assert_faults(transport, &[fault], expect(revisions, &[], &modern_only(&[check])));
+        }
+    }
+}
+
+#[test]
+fn a_server_that_floods_fails_the_check_it_floods_with_the_count_and_the_probe_goes_on() {
+    for (transport, revisions) in [("stdio", &STDIO[..]), ("http", &HTTP[..])] {
+        assert_faults(transport, &["flood-on-bad-json"], expect(revisions, &PARSE, &[]));
+    }
+    let http = Http::start(&["flood-on-bad-json"], 1);
+    let output = probe(&["--format", "json", &http.urls[0]]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    let flooded = text.lines().find(|l| l.contains("parse-error-truncated")).unwrap();
+    assert!(flooded.contains("flooded: 10001 messages"), "{flooded}");
 }
 
 #[test]

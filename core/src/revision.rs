@@ -122,6 +122,14 @@ impl Revision {
         matches!(self, Revision::V2025_06_18 | Revision::V2025_11_25 | Revision::V2026_07_28)
     }
 
+    /// The transport names the status of a request whose `Origin` the
+    /// server refuses: 403 Forbidden (2025-11-25 on; 2025-03-26 and
+    /// 2025-06-18 only say the Origin must be validated).
+    #[must_use]
+    pub const fn names_origin_refusal(self) -> bool {
+        matches!(self, Revision::V2025_11_25 | Revision::V2026_07_28)
+    }
+
     /// Sessions, named by `Mcp-Session-Id` (2025-03-26 to 2025-11-25;
     /// 2026-07-28 removed them).
     #[must_use]

@@ -99,6 +99,15 @@ impl Endpoint {
         &self.host_header
     }
 
+    /// Whether the endpoint is on this machine: a loopback address, or
+    /// `localhost` (which resolves to one).
+    pub fn is_loopback(&self) -> bool {
+        let host = self.host.to_ascii_lowercase();
+        host == "localhost"
+            || host.ends_with(".localhost")
+            || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+    }
+
     /// The endpoint's path, `/` when the URL gave none.
     pub fn path(&self) -> &str {
         self.path.as_deref().unwrap_or("/")

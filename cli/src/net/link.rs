@@ -32,6 +32,10 @@ enum State {
 pub struct Link {
     endpoint: Arc<Endpoint>,
     state: State,
+    /// Header names written in title case (`Mcp-Method`) rather than
+    /// hyper's lower case: the probe's check that a server matches names
+    /// whatever their case.
+    title_case: bool,
 }
 
 impl Link {
@@ -39,8 +43,14 @@ impl Link {
     /// tokio runtime), so the connection is ready or nearly when the first
     /// request comes.
     pub fn open(endpoint: Arc<Endpoint>) -> Link {
-        let state = State::Opening(tokio::spawn(connect(Arc::clone(&endpoint))));
-        Link { endpoint, state }
+        let state = State::Opening(tokio::spawn(connect(Arc::clone(&endpoint), false)));
+        Link { endpoint, state, title_case: false }
+    }
+
+    /// A link whose requests' header names go out in title case.
+    pub fn open_title_case(endpoint: Arc<Endpoint>) -> Link {
+        let state = State::Opening(tokio::spawn(connect(Arc::clone(&endpoint), true)));
+        Link { endpoint, state, title_case: true }
     }
 
     /// Sends one request and waits for the response's head. A request the
@@ -84,7 +94,7 @@ impl Link {
                     }
                 }
                 State::Open(_) | State::Closed => {
-                    self.state = State::Opening(tokio::spawn(connect(Arc::clone(&self.endpoint))));
+                    self.state = State::Opening(tokio::spawn(connect(Arc::clone(&self.endpoint), self.title_case)));
                 }
                 State::Opening(opening) => {
                     let opened = opening.await.unwrap_or_else(|e| Err(format!("{}: {e}", self.endpoint)));
@@ -108,27 +118,27 @@ impl Link {
 
 /// Opens a connection: TCP, then TLS for `https`, then HTTP/1.1, whose
 /// connection task runs until the link drops its sender.
-async fn connect(endpoint: Arc<Endpoint>) -> Result<SendRequest<Body>, String> {
+async fn connect(endpoint: Arc<Endpoint>, title_case: bool) -> Result<SendRequest<Body>, String> {
     let tcp = TcpStream::connect((endpoint.host.as_str(), endpoint.port))
         .await
         .map_err(|e| format!("{endpoint}: connecting: {e}"))?;
     // Each message is written whole: Nagle would only delay it.
     let _ = tcp.set_nodelay(true);
     match &endpoint.tls {
-        None => handshake(tcp).await,
+        None => handshake(tcp, title_case).await,
         Some((connector, name)) => {
             let tls = connector.connect(name.clone(), tcp).await.map_err(|e| format!("{endpoint}: TLS: {e}"))?;
-            handshake(tls).await
+            handshake(tls, title_case).await
         }
     }
     .map_err(|e| format!("{endpoint}: {e}"))
 }
 
-async fn handshake<T>(io: T) -> Result<SendRequest<Body>, hyper::Error>
+async fn handshake<T>(io: T, title_case: bool) -> Result<SendRequest<Body>, hyper::Error>
 where
     T: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
-    let (sender, connection) = http1::handshake(TokioIo::new(io)).await?;
+    let (sender, connection) = http1::Builder::new().title_case_headers(title_case).handshake(TokioIo::new(io)).await?;
     tokio::spawn(async move {
         // An error here is the server closing: the next send sees it.
         let _ = connection.await;

@@ -3,6 +3,9 @@
 //! client of the revision sends, the user's own (`--header`, never
 //! printed), the session once one is assigned; the answer read whole,
 //! within the wait and the size limit (an event stream message by message).
+//! Whatever the server sends, memory stays bounded: the first messages of
+//! an answer are kept, and a body past the flood limits ends the read,
+//! reported flooding with its count.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -18,6 +21,12 @@ use tokio::time::{Instant, timeout_at};
 use crate::net::{Endpoint, Link};
 use mcp_envelope_grade::{Answer, clip};
 
+/// Messages kept of one answer; the rest are counted.
+const KEPT_MESSAGES: usize = 64;
+/// Messages, or bytes, of one answer past which a server is flooding.
+const FLOOD_MESSAGES: u64 = 10_000;
+const FLOOD_BYTES: u64 = 64 << 20;
+
 /// What a request sends beyond its body.
 #[derive(Clone, Debug, Default)]
 pub struct Headers {
@@ -26,6 +35,21 @@ pub struct Headers {
     /// Default headers to leave out (`content-type`, `accept`,
     /// `mcp-session-id`, `mcp-protocol-version`...).
     pub omit: Vec<&'static str>,
+    /// Names written in title case (`Mcp-Method`), on a connection of its
+    /// own, rather than in lower case.
+    pub title_case: bool,
+}
+
+/// How much of an answer a request reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Extent {
+    /// The status and headers: a GET stream's, say.
+    Head,
+    /// The whole body.
+    Whole,
+    /// The body's first messages, and no more: a stream that stays open
+    /// (`subscriptions/listen`) is closed once they came.
+    First(usize),
 }
 
 /// An endpoint under probe.
@@ -53,6 +77,12 @@ impl HttpServer {
         HttpServer { endpoint, link, user, session: None, protocol_version: None, wait, max_size }
     }
 
+    /// Whether the endpoint is on this machine (where DNS rebinding is the
+    /// threat the `Origin` check answers).
+    pub fn is_local(&self) -> bool {
+        self.endpoint.is_loopback()
+    }
+
     /// Another client of the same session, on a connection of its own.
     pub fn sibling(&self) -> HttpServer {
         let mut other = HttpServer::new(Arc::clone(&self.endpoint), self.user.clone(), self.wait, self.max_size);
@@ -61,9 +91,20 @@ impl HttpServer {
         other
     }
 
-    /// Sends one request and reads its answer. `read_body`: false for a
-    /// GET stream, whose status and headers are all a check wants.
-    pub async fn send(&mut self, method: Method, body: &[Bytes], headers: &Headers, read_body: bool) -> Answer {
+    /// Sends one request and reads as much of its answer as `extent` says.
+    pub async fn send(&mut self, method: Method, body: &[Bytes], headers: &Headers, extent: Extent) -> Answer {
+        if headers.title_case {
+            // A connection of its own, dropped after.
+            let mut once = Link::open_title_case(Arc::clone(&self.endpoint));
+            std::mem::swap(&mut self.link, &mut once);
+            let answer = self.send_on_link(method, body, headers, extent).await;
+            self.link = once;
+            return answer;
+        }
+        self.send_on_link(method, body, headers, extent).await
+    }
+
+    async fn send_on_link(&mut self, method: Method, body: &[Bytes], headers: &Headers, extent: Extent) -> Answer {
         let deadline = Instant::now() + self.wait;
         // A server may answer a large body (413, say) before reading it
         // all, and the connection then still owes it the rest: the next
@@ -112,7 +153,7 @@ impl HttpServer {
             session_id: header("mcp-session-id"),
             ..Answer::default()
         };
-        if !read_body {
+        if extent == Extent::Head {
             // The stream is dropped unread: its connection goes with it.
             self.link = Link::open(Arc::clone(&self.endpoint));
             return answer;
@@ -121,6 +162,7 @@ impl HttpServer {
         let events = kind.starts_with("text/event-stream");
         let mut reader = EventReader::new(self.max_size);
         let mut held = Vec::new();
+        let (mut messages, mut received) = (0u64, 0u64);
         loop {
             let frame = match timeout_at(deadline, body.frame()).await {
                 Ok(Some(Ok(frame))) => frame,
@@ -132,14 +174,29 @@ impl HttpServer {
                 }
             };
             let Ok(data) = frame.into_data() else { continue };
+            received += data.len() as u64;
             if events {
                 reader.feed(&data, |event| {
                     if let Some(message) = event.message().filter(|m| !m.is_empty()) {
-                        answer.messages.push(message.to_vec());
+                        messages += 1;
+                        if answer.messages.len() < KEPT_MESSAGES {
+                            answer.messages.push(message.to_vec());
+                        }
                     }
                 });
             } else if held.len() <= self.max_size {
                 held.extend_from_slice(&data);
+            }
+            if let Extent::First(wanted) = extent
+                && answer.messages.len() >= wanted
+            {
+                // The rest is not read: the connection goes with it.
+                self.link = Link::open(Arc::clone(&self.endpoint));
+                return answer;
+            }
+            if messages > FLOOD_MESSAGES || received > FLOOD_BYTES {
+                let why = format!("flooded: {messages} messages ({received} bytes) in one answer, and more coming");
+                return self.failed(answer, why);
             }
         }
         if large {

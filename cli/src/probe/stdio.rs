@@ -3,6 +3,12 @@
 //! core's framing, so a line past the size limit is counted, not held). It
 //! never waits a fixed time: what a provocation got is what the server
 //! wrote before it answered the request the probe sent right after it.
+//!
+//! Whatever the server writes, the probe's memory and time stay bounded:
+//! the reader holds a few lines ahead (the server then waits on its
+//! pipe), the first lines before an answer are kept and the rest counted,
+//! and a server that writes past the flood limits, or never stops
+//! writing without answering, is reported flooding, with the count.
 
 use std::collections::VecDeque;
 use std::process::Stdio as Piped;
@@ -13,9 +19,21 @@ use mcp_envelope::{Envelope, Id, Message, Parser, Revision};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
-use tokio::time::timeout;
+use tokio::time::{Instant, timeout, timeout_at};
 
 use mcp_envelope_grade::Answer;
+
+/// Lines the reader holds ahead of the probe: past them it stops reading,
+/// and a server that writes on waits on its pipe.
+const LINES_AHEAD: usize = 8;
+/// Messages kept of what came before an answer; the rest are counted.
+const KEPT_BEFORE: usize = 64;
+/// Lines, or bytes, before an answer past which a server is flooding.
+const FLOOD_LINES: u64 = 10_000;
+const FLOOD_BYTES: u64 = 64 << 20;
+/// How many times the wait an answer may take in all, however busy the
+/// server is writing other things meanwhile.
+const ANSWER_WAITS: u32 = 4;
 
 /// A line the server wrote.
 enum ServerLine {
@@ -29,7 +47,7 @@ enum ServerLine {
 struct Running {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: mpsc::UnboundedReceiver<ServerLine>,
+    lines: mpsc::Receiver<ServerLine>,
     /// Lines read and not yet taken.
     pending: VecDeque<ServerLine>,
     ended: bool,
@@ -66,24 +84,32 @@ impl StdioServer {
             .map_err(|e| format!("{program}: {e}"))?;
         let stdin = child.stdin.take();
         let mut stdout = child.stdout.take().ok_or("no standard output")?;
-        let (send, lines) = mpsc::unbounded_channel();
+        let (send, lines) = mpsc::channel(LINES_AHEAD);
         let max = self.max_size;
         tokio::spawn(async move {
             let mut reader = LineReader::new(max);
             let mut buf = vec![0u8; 64 * 1024];
+            let mut read = Vec::new();
             loop {
                 let n = match stdout.read(&mut buf).await {
                     Ok(0) | Err(_) => break,
                     Ok(n) => n,
                 };
-                reader.feed(buf.get(..n).unwrap_or_default(), |frame| {
-                    let _ = send.send(line_of(frame));
-                });
+                reader.feed(buf.get(..n).unwrap_or_default(), |line| read.push(line_of(line)));
+                // Each line waits for room: the probe reads no faster than
+                // it takes lines, so a flood stays in the server's pipe.
+                for line in read.drain(..) {
+                    if send.send(line).await.is_err() {
+                        return;
+                    }
+                }
             }
-            reader.finish(|frame| {
-                let _ = send.send(line_of(frame));
-            });
-            let _ = send.send(ServerLine::End);
+            reader.finish(|line| read.push(line_of(line)));
+            for line in read.drain(..).chain([ServerLine::End]) {
+                if send.send(line).await.is_err() {
+                    return;
+                }
+            }
         });
         self.running = Some(Running { child, stdin, lines, pending: VecDeque::new(), ended: false });
         self.starts += 1;
@@ -112,8 +138,8 @@ impl StdioServer {
         stdin.flush().await.map_err(|e| format!("writing to the server: {e}"))
     }
 
-    /// The next line, within the wait.
-    async fn next(&mut self) -> Result<ServerLine, String> {
+    /// The next line, within the wait (and by `deadline`).
+    async fn next(&mut self, deadline: Instant) -> Result<ServerLine, String> {
         let wait = self.wait;
         let running = self.running.as_mut().ok_or("the server is not running")?;
         if let Some(line) = running.pending.pop_front() {
@@ -122,28 +148,56 @@ impl StdioServer {
         if running.ended {
             return Ok(ServerLine::End);
         }
-        match timeout(wait, running.lines.recv()).await {
+        let silence = Instant::now() + wait;
+        match timeout_at(silence.min(deadline), running.lines.recv()).await {
             Ok(Some(line)) => Ok(line),
             Ok(None) => Ok(ServerLine::End),
-            Err(_) => Err(format!("no answer within {} s", wait.as_secs_f64())),
+            Err(_) if silence <= deadline => Err(format!("no answer within {} s", wait.as_secs_f64())),
+            Err(_) => {
+                Err(format!("no answer within {} s, though it kept writing", (wait * ANSWER_WAITS).as_secs_f64()))
+            }
         }
     }
 
     /// Reads lines until one answers `id` (a response with that id): the
-    /// lines before it, that line, or why it never came (the server ended
-    /// or went silent). A line that is no message at all is kept as a
-    /// stray.
+    /// lines before it (the first [`KEPT_BEFORE`]), that line, or why it
+    /// never came (the server ended, went silent, took more than
+    /// [`ANSWER_WAITS`] waits in all, or flooded). A line that is no
+    /// message at all is noted as a stray.
     pub async fn until_answered(&mut self, id: &Id<'_>, revision: Revision) -> Waited {
+        self.until(revision, |message| match message {
+            Message::Result(r) => r.id == *id,
+            Message::Error(e) => e.id.as_ref() == Some(id),
+            Message::Request(_) | Message::Notification(_) => false,
+        })
+        .await
+    }
+
+    /// Reads lines until a message `awaited` picks: as
+    /// [`StdioServer::until_answered`], for any message.
+    pub async fn until(&mut self, revision: Revision, mut awaited: impl FnMut(&Message<'_>) -> bool) -> Waited {
         let mut waited = Waited::default();
         let mut parser = Parser::new(revision);
+        let deadline = Instant::now() + self.wait * ANSWER_WAITS;
+        let (mut lines, mut written) = (0u64, 0u64);
         loop {
-            let line = match self.next().await {
+            let line = match self.next(deadline).await {
                 Ok(line) => line,
                 Err(silent) => {
-                    waited.failure = Some(silent);
+                    waited.failure = Some(flooded(lines, written).unwrap_or(silent));
                     return waited;
                 }
             };
+            lines += 1;
+            written += match &line {
+                ServerLine::Message(message) => message.len() as u64 + 1,
+                ServerLine::Oversized(len) => len + 1,
+                ServerLine::End => 0,
+            };
+            if lines > FLOOD_LINES || written > FLOOD_BYTES {
+                waited.failure = flooded(lines, written);
+                return waited;
+            }
             match line {
                 ServerLine::End => {
                     if let Some(running) = self.running.as_mut() {
@@ -158,8 +212,7 @@ impl StdioServer {
                 }
                 ServerLine::Message(bytes) => {
                     let answered = match parser.parse(&bytes) {
-                        Ok(Envelope::Single(Message::Result(r))) => r.id == *id,
-                        Ok(Envelope::Single(Message::Error(e))) => e.id.as_ref() == Some(id),
+                        Ok(Envelope::Single(message)) => awaited(&message),
                         Ok(_) => false,
                         Err(e) if e.reason().code() == -32700 && !looks_like_json(&bytes) => {
                             self.note_stray(&String::from_utf8_lossy(&bytes));
@@ -171,7 +224,9 @@ impl StdioServer {
                         waited.answer = Some(bytes);
                         return waited;
                     }
-                    waited.before.push(bytes);
+                    if waited.before.len() < KEPT_BEFORE {
+                        waited.before.push(bytes);
+                    }
                 }
             }
         }
@@ -241,6 +296,13 @@ impl StdioServer {
         }
         self.until_answered(id, revision).await
     }
+}
+
+/// What a server that wrote `lines` lines (`bytes` bytes) without
+/// answering is, when that is a flood: the fault, with its count.
+fn flooded(lines: u64, bytes: u64) -> Option<String> {
+    (lines > FLOOD_LINES / 10 || bytes > FLOOD_BYTES / 10)
+        .then(|| format!("flooded: {lines} lines ({bytes} bytes) written, and no answer"))
 }
 
 /// What came while waiting for an answer.

@@ -4,13 +4,13 @@
 
 use bytes::Bytes;
 use hyper::Method;
-use mcp_envelope::{Envelope, Id, Message, Parser, Revision};
+use mcp_envelope::{Envelope, Id, Message, Notification, Parser, Revision};
 use serde_json::{Value, json};
 
-use super::http::{self, HttpServer};
+use super::http::{self, Extent, HttpServer};
 use super::stdio::StdioServer;
 use super::wire::Wire;
-use mcp_envelope_grade::Answer;
+use mcp_envelope_grade::{Answer, id_json};
 
 /// The transport.
 pub enum Peer {
@@ -31,6 +31,8 @@ pub struct Subject {
     /// Results the server sent (for the checks that read them: each holds
     /// `resultType` under 2026-07-28).
     pub results: Vec<Vec<u8>>,
+    /// The `server/discover` result of the handshake (2026-07-28).
+    pub discovered: Option<Value>,
 }
 
 /// What the handshake learned.
@@ -44,7 +46,7 @@ pub struct Handshake {
 
 impl Subject {
     pub fn new(peer: Peer, revision: Revision, pad: Bytes) -> Subject {
-        Subject { peer, pad, wire: Wire { revision }, next_id: 0, spent: 0, results: Vec::new() }
+        Subject { peer, pad, wire: Wire { revision }, next_id: 0, spent: 0, results: Vec::new(), discovered: None }
     }
 
     pub fn revision(&self) -> Revision {
@@ -85,6 +87,7 @@ impl Subject {
             .ok_or_else(|| format!("server/discover was not answered with a result: {}", answer.describe()))?;
         self.results.push(result.clone());
         let value: Value = serde_json::from_slice(&result).unwrap_or_default();
+        self.discovered = value.get("result").cloned();
         let supported: Vec<String> = value
             .get("result")
             .and_then(|r| r.get("supportedVersions"))
@@ -140,7 +143,7 @@ impl Subject {
                 Answer { messages: waited.answer.into_iter().collect(), failure: waited.failure, ..Answer::default() }
             }
             Peer::Http(server) => {
-                server.send(Method::POST, &[Bytes::from(message.body.clone())], &headers(message), true).await
+                server.send(Method::POST, &[Bytes::from(message.body.clone())], &headers(message), Extent::Whole).await
             }
         }
     }
@@ -153,7 +156,7 @@ impl Subject {
                 Err(e) => Answer { failure: Some(e), ..Answer::default() },
             },
             Peer::Http(server) => {
-                server.send(Method::POST, &[Bytes::from(message.body.clone())], &headers(message), true).await
+                server.send(Method::POST, &[Bytes::from(message.body.clone())], &headers(message), Extent::Whole).await
             }
         }
     }
@@ -185,10 +188,11 @@ impl Subject {
                 answer
             }
             Peer::Http(server) => {
-                let answer = server.send(sent.method.clone(), &sent.body, &sent.headers, sent.read_body).await;
+                let answer = server.send(sent.method.clone(), &sent.body, &sent.headers, sent.extent).await;
                 if answer.failure.is_none() {
-                    let check =
-                        server.send(Method::POST, &[Bytes::from(alive.body.clone())], &headers(&alive), true).await;
+                    let check = server
+                        .send(Method::POST, &[Bytes::from(alive.body.clone())], &headers(&alive), Extent::Whole)
+                        .await;
                     if result_of(&check, &alive_id, revision).is_none() {
                         let mut stopped = answer.clone();
                         stopped.failure = Some(format!("it stopped serving after it: a ping got {}", check.describe()));
@@ -216,9 +220,76 @@ impl Subject {
         };
         let mut other = server.sibling();
         tokio::join!(
-            server.send(a.method.clone(), &a.body, &a.headers, true),
-            other.send(b.method.clone(), &b.body, &b.headers, true)
+            server.send(a.method.clone(), &a.body, &a.headers, Extent::Whole),
+            other.send(b.method.clone(), &b.body, &b.headers, Extent::Whole)
         )
+    }
+
+    /// Whether the server is on this machine, over HTTP.
+    pub fn is_local_http(&self) -> bool {
+        matches!(&self.peer, Peer::Http(server) if server.is_local())
+    }
+
+    /// A capability the handshake's `server/discover` declared, by its
+    /// path (`tools`, `tools/listChanged`).
+    pub fn declares(&self, capability: &str) -> bool {
+        let mut at = self.discovered.as_ref().and_then(|d| d.get("capabilities"));
+        for part in capability.split('/') {
+            at = at.and_then(|v| v.get(part));
+        }
+        at.is_some_and(|v| !v.is_null() && v != &Value::Bool(false))
+    }
+
+    /// Opens a `subscriptions/listen` stream with `message` (request `id`)
+    /// and reads until what opens it came: the acknowledgement, or the
+    /// request's own answer. Over HTTP the stream is closed once its first
+    /// message came; over stdio the subscription is cancelled
+    /// (`notifications/cancelled`, as the text says a client ends one).
+    /// Then the server is proved still serving. The answer holds what came
+    /// (stdio: what the server wrote up to it).
+    pub async fn listen(&mut self, message: &super::wire::Message, id: &Id<'static>) -> Answer {
+        let revision = self.revision();
+        let mut answer = match &mut self.peer {
+            Peer::Http(server) => {
+                server
+                    .send(Method::POST, &[Bytes::from(message.body.clone())], &headers(message), Extent::First(1))
+                    .await
+            }
+            Peer::Stdio(server) => {
+                if let Err(e) = server.write(&message.body).await {
+                    return Answer { failure: Some(e), ..Answer::default() };
+                }
+                let tag = id_json(id);
+                let waited = server
+                    .until(revision, |m| match m {
+                        Message::Notification(n) => {
+                            n.method == "notifications/subscriptions/acknowledged"
+                                || subscription_of(n).as_deref() == Some(&*tag)
+                        }
+                        Message::Result(r) => r.id == *id,
+                        Message::Error(e) => e.id.as_ref() == Some(id),
+                        Message::Request(_) => false,
+                    })
+                    .await;
+                let mut messages = waited.before;
+                messages.extend(waited.answer);
+                Answer { messages, failure: waited.failure, ..Answer::default() }
+            }
+        };
+        if answer.failure.is_none()
+            && let Peer::Stdio(server) = &mut self.peer
+        {
+            let cancel = self.wire.message(None, "notifications/cancelled", Some(json!({"requestId": id_value(id)})));
+            if let Err(e) = server.write(&cancel.body).await {
+                answer.failure = Some(e);
+            }
+        }
+        if answer.failure.is_none()
+            && let Err(e) = self.alive().await
+        {
+            answer.failure = Some(format!("it stopped serving after it: a ping got {e}"));
+        }
+        answer
     }
 
     /// Whether the server assigned a session (HTTP).
@@ -229,7 +300,7 @@ impl Subject {
     /// One HTTP request as it is, with no ping after it.
     pub async fn send_plain(&mut self, sent: Sent) -> Answer {
         match &mut self.peer {
-            Peer::Http(server) => server.send(sent.method.clone(), &sent.body, &sent.headers, sent.read_body).await,
+            Peer::Http(server) => server.send(sent.method.clone(), &sent.body, &sent.headers, sent.extent).await,
             Peer::Stdio(_) => Answer { failure: Some("not over HTTP".into()), ..Answer::default() },
         }
     }
@@ -256,7 +327,7 @@ impl Subject {
         match &mut self.peer {
             Peer::Stdio(server) => server.kill().await,
             Peer::Http(server) if server.session.is_some() => {
-                let _ = server.send(Method::DELETE, &[], &http::Headers::default(), true).await;
+                let _ = server.send(Method::DELETE, &[], &http::Headers::default(), Extent::Whole).await;
                 server.session = None;
             }
             Peer::Http(_) => {}
@@ -294,7 +365,7 @@ pub struct Sent {
     pub body: Vec<Bytes>,
     pub method: Method,
     pub headers: http::Headers,
-    pub read_body: bool,
+    pub extent: Extent,
 }
 
 impl Sent {
@@ -304,14 +375,14 @@ impl Sent {
         Sent {
             body: vec![Bytes::from(body)],
             method: Method::POST,
-            headers: http::Headers { set, omit: Vec::new() },
-            read_body: true,
+            headers: http::Headers { set, ..http::Headers::default() },
+            extent: Extent::Whole,
         }
     }
 
     /// A request with no body.
-    pub fn empty(method: Method, headers: http::Headers, read_body: bool) -> Sent {
-        Sent { body: Vec::new(), method, headers, read_body }
+    pub fn empty(method: Method, headers: http::Headers, extent: Extent) -> Sent {
+        Sent { body: Vec::new(), method, headers, extent }
     }
 
     /// A short account, for the scorecard's `sent`.
@@ -338,7 +409,24 @@ fn is_default(name: &str) -> bool {
 }
 
 fn headers(message: &super::wire::Message) -> http::Headers {
-    http::Headers { set: message.headers.iter().map(|(n, v)| ((*n).to_owned(), v.clone())).collect(), omit: Vec::new() }
+    let set = message.headers.iter().map(|(n, v)| ((*n).to_owned(), v.clone())).collect();
+    http::Headers { set, ..http::Headers::default() }
+}
+
+/// The subscription a notification says it belongs to
+/// (`_meta["io.modelcontextprotocol/subscriptionId"]`), as JSON text.
+fn subscription_of(notification: &Notification<'_>) -> Option<String> {
+    let meta = notification.params.as_ref()?.member("_meta").ok().flatten()?;
+    Some(meta.member("io.modelcontextprotocol/subscriptionId").ok().flatten()?.get().to_owned())
+}
+
+/// An id as JSON.
+fn id_value(id: &Id<'_>) -> Value {
+    match id {
+        Id::Str(s) => json!(s.as_ref()),
+        Id::Int(n) => json!(n),
+        Id::Null => Value::Null,
+    }
 }
 
 /// The result answering `id` among an answer's messages, as its text.

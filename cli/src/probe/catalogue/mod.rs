@@ -7,10 +7,16 @@
 mod answering;
 mod batches;
 mod envelope;
+mod headers;
 mod ids;
 mod json;
+mod listen;
+mod meta;
+mod origin;
 mod process;
 mod refusals;
+mod removed;
+mod results;
 mod size;
 mod transport;
 
@@ -21,7 +27,7 @@ use mcp_envelope::Revision;
 use serde_json::json;
 
 use super::subject::{Sent, Subject};
-use mcp_envelope_grade::Outcome;
+use mcp_envelope_grade::{self as verdict, Answer, Outcome, Verdict, Want};
 
 /// A check's run.
 pub type Run<'s> = Pin<Box<dyn Future<Output = Outcome> + 's>>;
@@ -68,6 +74,9 @@ fn version_header(revision: Revision) -> bool {
 
 fn modern(revision: Revision) -> bool {
     revision.mirrors_headers()
+}
+fn streamable(revision: Revision) -> bool {
+    revision.has_streamable_http()
 }
 
 /// One row: `check!(name, rule, transports, revisions, function)`.
@@ -119,20 +128,73 @@ pub const CHECKS: &[Check] = &[
     check!("protocol-version-absent", "protocol-version", Http, version_header, transport::version_absent),
     check!("session-id-missing", "session", Http, sessions, transport::session_missing),
     check!("session-id-unknown", "session", Http, sessions, transport::session_unknown),
+    // DNS rebinding, on a server on this machine.
+    check!("origin-foreign", "origin-validated", Http, streamable, origin::foreign_origin),
+    check!("origin-and-host-foreign", "origin-validated", Http, streamable, origin::foreign_host_and_origin),
+    // 2026-07-28: each request's _meta, and the methods it removed.
+    check!("meta-missing", "request-meta", Both, modern, meta::meta_missing),
+    check!("meta-protocol-version-missing", "request-meta", Both, modern, meta::protocol_version_missing),
+    check!("meta-client-capabilities-missing", "request-meta", Both, modern, meta::client_capabilities_missing),
+    check!("removed-initialize", "removed-method", Http, modern, removed::initialize),
+    check!("removed-ping", "removed-method", Both, modern, removed::ping),
+    check!("removed-logging-set-level", "removed-method", Both, modern, removed::logging_set_level),
+    check!("removed-resources-subscribe", "removed-method", Both, modern, removed::resources_subscribe),
+    check!("removed-resources-unsubscribe", "removed-method", Both, modern, removed::resources_unsubscribe),
+    // 2026-07-28 over HTTP: SEP-2243's headers.
+    check!("mcp-method-mismatch", "header-mismatch", Http, modern, headers::mcp_method_mismatch),
+    check!("mcp-name-mismatch", "header-mismatch", Http, modern, headers::mcp_name_mismatch),
+    check!("protocol-version-mismatch", "header-mismatch", Http, modern, headers::version_mismatch),
+    check!("mcp-method-missing", "header-mismatch", Http, modern, headers::mcp_method_missing),
+    check!("mcp-name-missing", "header-mismatch", Http, modern, headers::mcp_name_missing),
+    check!("header-name-case", "header-syntax", Http, modern, headers::header_name_case),
+    check!("header-value-whitespace", "header-syntax", Http, modern, headers::header_value_whitespace),
     // 2026-07-28 over HTTP: the refusal half, and no sessions.
-    check!("mcp-method-mismatch", "header-mismatch", Http, modern, refusals::mcp_method_mismatch),
-    check!("mcp-name-mismatch", "header-mismatch", Http, modern, refusals::mcp_name_mismatch),
-    check!("protocol-version-mismatch", "header-mismatch", Http, modern, refusals::version_mismatch),
     check!("unsupported-version-32022", "unsupported-version", Http, modern, refusals::unsupported_version),
     check!("get-refused", "no-get-or-delete", Http, modern, refusals::get_refused),
     check!("delete-refused", "no-get-or-delete", Http, modern, refusals::delete_refused),
     check!("no-session-id", "no-session", Http, modern, refusals::no_session_id),
-    check!("result-type", "result-type", Both, modern, refusals::result_type),
+    // 2026-07-28: what results carry, and subscriptions.
+    check!("discover-result", "discover-result", Both, modern, results::discover_result),
+    check!("discover-server-info", "discover-server-info", Both, modern, results::discover_server_info),
+    check!("tools-list-caching", "caching-hints", Both, modern, results::tools_list_caching),
+    check!("prompts-list-caching", "caching-hints", Both, modern, results::prompts_list_caching),
+    check!("resources-list-caching", "caching-hints", Both, modern, results::resources_list_caching),
+    check!("resource-templates-list-caching", "caching-hints", Both, modern, results::resource_templates_list_caching),
+    check!("listen-acknowledged-first", "listen-stream", Both, modern, listen::acknowledged_first),
+    check!("listen-subscription-id", "listen-stream", Both, modern, listen::subscription_id),
+    check!("result-type", "result-type", Both, modern, results::result_type),
     // The end: a session deleted, the input closed.
     check!("session-deleted", "session", Http, sessions, transport::session_deleted),
     check!("stdout-only-messages", "stdio-stdout", Stdio, every, process::stdout_only),
     check!("end-of-input", "stdio-end-of-input", Stdio, every, process::end_of_input),
 ];
+
+/// Judges an answer that should be the error `want`, and over HTTP carry
+/// `status` (2026-07-28's refusals each name theirs); a failure to answer
+/// at all fails.
+pub(super) fn refusal(
+    outcome: Outcome,
+    answer: &Answer,
+    want: &Want,
+    revision: Revision,
+    status: Option<u16>,
+) -> Outcome {
+    if let Some(failure) = &answer.failure {
+        return outcome.judge(Verdict::Fail, failure.clone());
+    }
+    let mut outcome = outcome;
+    if let Some(status) = status
+        && answer.status != Some(status)
+    {
+        let why = match answer.status {
+            Some(got) if (200..300).contains(&got) => format!("{got}: taken, where {status} is due"),
+            got => format!("{}, not {status}", got.unwrap_or_default()),
+        };
+        outcome = outcome.judge(Verdict::Fail, why);
+    }
+    let found = verdict::error(outcome.clone(), answer, want, revision, false);
+    outcome.judge(found.verdict, found.why.unwrap_or_default())
+}
 
 /// A POST (or line) of raw bytes, with the revision's headers for a
 /// request of `method` (the method it pretends to be, for SEP-2243).

@@ -6,7 +6,7 @@ use hyper::Method;
 use mcp_envelope_grade::{Outcome, Verdict};
 
 use super::http_ping;
-use crate::probe::http;
+use crate::probe::http::{self, Extent};
 use crate::probe::subject::{Sent, Subject};
 
 pub async fn content_type(s: &mut Subject) -> Outcome {
@@ -36,7 +36,7 @@ pub async fn accept(s: &mut Subject) -> Outcome {
 }
 
 pub async fn put(s: &mut Subject) -> Outcome {
-    let sent = Sent::empty(Method::PUT, http::Headers::default(), true);
+    let sent = Sent::empty(Method::PUT, http::Headers::default(), Extent::Whole);
     let answer = s.provoke(sent.clone()).await;
     let outcome = Outcome::new(sent.describe(true), "405 Method Not Allowed with Allow", &answer);
     match (&answer.failure, answer.status) {
@@ -113,7 +113,7 @@ pub async fn session_deleted(s: &mut Subject) -> Outcome {
     if !s.has_session() {
         return Outcome::skip("the server assigned no session");
     }
-    let delete = Sent::empty(Method::DELETE, http::Headers::default(), true);
+    let delete = Sent::empty(Method::DELETE, http::Headers::default(), Extent::Whole);
     let ended = s.send_plain(delete).await;
     if ended.status == Some(405) {
         return Outcome::skip("the server does not let clients end sessions (405)");
