@@ -495,7 +495,8 @@ fn a_census_probes_every_target_tags_each_line_and_ends_with_a_table() {
     );
     std::fs::write(&targets, list).unwrap();
     let output = Command::new(cli())
-        .args(["probe", "--wait", "2", "--oversize", "100000", "--targets", targets.to_str().unwrap(), "--jobs", "4"])
+        .args(["probe", "--wait", "2", "--oversize", "100000", "--format", "json", "--targets"])
+        .args([targets.to_str().unwrap(), "--jobs", "4"])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(1), "a check failed on one server: {output:?}");
@@ -503,7 +504,17 @@ fn a_census_probes_every_target_tags_each_line_and_ends_with_a_table() {
         String::from_utf8_lossy(&output.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let summaries: Vec<&Value> = lines.iter().filter(|l| l.get("summary").is_some()).collect();
     assert_eq!(summaries.len(), 5, "five servers probed: {summaries:?}");
-    assert!(lines.iter().all(|l| l["target"].is_string()), "every line is tagged");
+    assert!(lines.iter().all(|l| l["server"].is_string()), "every line names its server");
+    assert!(
+        summaries.iter().all(|l| l["serverInfo"] == serde_json::json!({"name": "probe_server", "version": "1"})),
+        "{summaries:?}"
+    );
+    // The dead one has a line of its own, so a program reading the lines
+    // learns of it.
+    let dead: Vec<&Value> = lines.iter().filter(|l| l.get("unreachable").is_some()).collect();
+    assert_eq!(dead.len(), 1, "{lines:?}");
+    assert_eq!(dead[0]["server"], format!("http://127.0.0.1:{free}/mcp"));
+    assert!(dead[0]["unreachable"].as_str().unwrap().contains("no handshake"), "{dead:?}");
     let table = String::from_utf8_lossy(&output.stderr);
     assert!(table.contains("| result-type | result-type | 4 | 1 | 0 | 0 |"), "{table}");
     assert!(table.contains(&format!("| http://127.0.0.1:{free}/mcp | - | - | not probed: ")), "{table}");
@@ -533,4 +544,115 @@ fn every_check_and_its_rule_is_in_rules_md() {
         seen += 1;
     }
     assert!(seen > 150, "{seen} checks read");
+}
+
+#[test]
+fn a_census_file_of_json_objects_tags_each_server_s_lines_and_passes_its_environment() {
+    let dir = std::env::temp_dir().join(format!("mcp-envelope-census-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let targets = dir.join("targets.jsonl");
+    let server = server();
+    // The example server's fault, passed through the environment by a
+    // shell, so that the variable reaches it only if the probe sets it.
+    let line = serde_json::json!({
+        "stdio": ["sh", "-c", format!("exec {} --fault \"$FAULT\" stdio", server.display())],
+        "env": {"FAULT": "no-result-type"},
+        "package": "probe-server",
+        "family": "example",
+    });
+    std::fs::write(&targets, format!("{line}\n")).unwrap();
+    let output = Command::new(cli())
+        .args(["probe", "--wait", "2", "--oversize", "100000", "--format", "json", "--targets"])
+        .arg(&targets)
+        .output()
+        .unwrap();
+    let lines: Vec<Value> =
+        String::from_utf8_lossy(&output.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(!lines.is_empty() && lines.iter().all(|l| l["family"] == "example" && l["package"] == "probe-server"));
+    let failed: Vec<&str> =
+        lines.iter().filter(|l| l["verdict"] == "fail").map(|l| l["check"].as_str().unwrap()).collect();
+    assert_eq!(failed, ["result-type"], "the environment reached the server: {lines:?}");
+}
+
+#[test]
+fn junit_gives_a_test_case_per_check_and_a_failure_per_failed_one() {
+    let faulty = Http::start(&["no-result-type"], 1);
+    let output = probe(&["--format", "junit", &faulty.urls[0]]);
+    assert_eq!(output.status.code(), Some(1));
+    let xml = String::from_utf8_lossy(&output.stdout);
+    assert!(xml.starts_with("<?xml"), "{xml}");
+    let cases = xml.matches("<testcase ").count();
+    assert!(cases > 50, "{cases} cases: {xml}");
+    assert_eq!(xml.matches("<failure ").count(), 1, "{xml}");
+    assert!(xml.contains(r#"name="result-type">"#) && xml.contains(r#"failures="1""#), "{xml}");
+}
+
+#[test]
+fn expected_failures_pass_the_run_a_new_one_fails_it_and_a_fixed_one_is_noted() {
+    let faulty = Http::start(&["no-result-type"], 1);
+    let dir = std::env::temp_dir().join(format!("mcp-envelope-baseline-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let exact = write("exact.txt", "# known\n2026-07-28 http result-type\n");
+    let output = probe(&["--expected-failures", &exact, &faulty.urls[0]]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let other = write("other.txt", "2026-07-28 stdio result-type\nid-null\n");
+    let output = probe(&["--expected-failures", &other, &faulty.urls[0]]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("not among the expected failures: 2026-07-28 http result-type"), "{said}");
+    assert!(said.contains("expected to fail, now passes: id-null"), "{said}");
+    let typo = write("typo.txt", "result-typ\n");
+    assert_eq!(probe(&["--expected-failures", &typo, &faulty.urls[0]]).status.code(), Some(2));
+}
+
+/// The peak resident memory of a process run to its end, in KiB, read
+/// from /proc while it runs.
+fn peak_rss(mut child: Child) -> (std::process::ExitStatus, u64) {
+    let pid = child.id();
+    let mut peak = 0;
+    loop {
+        if let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status"))
+            && let Some(kib) =
+                status.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1))
+        {
+            peak = peak.max(kib.parse().unwrap_or(0));
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            return (status, peak);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_census_with_flooding_servers_stays_in_bounded_memory_and_probes_the_rest() {
+    let flooding = Http::start(&["flood-on-bad-json"], 1);
+    let fine = Http::start(&[], 1);
+    let dir = std::env::temp_dir().join(format!("mcp-envelope-flood-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let targets = dir.join("targets.txt");
+    let server = server();
+    // `yes` writes a line forever from the start: no handshake, a flood.
+    let list = format!(
+        "stdio: yes\nstdio: {} --fault flood-on-bad-json stdio\n{}\n{}\n",
+        server.display(),
+        flooding.urls[0],
+        fine.urls[0]
+    );
+    std::fs::write(&targets, list).unwrap();
+    let child = Command::new(cli())
+        .args(["probe", "--wait", "2", "--oversize", "100000", "--format", "json", "--targets"])
+        .arg(&targets)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (status, peak) = peak_rss(child);
+    assert_eq!(status.code(), Some(1), "a check failed, and none was left unprobed for it");
+    assert!(peak < 256 * 1024, "peak memory {peak} KiB");
 }

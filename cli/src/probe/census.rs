@@ -1,8 +1,11 @@
-//! `probe --targets FILE --jobs N`: every endpoint of a list, N at a time,
-//! each within a time limit, so one slow or dead server never holds up the
-//! rest. Each server's JSON lines go to standard output as it finishes,
-//! tagged with its target; the table (per check, per server) ends on
-//! standard error, under a progress line when that is a terminal.
+//! `probe --targets FILE --jobs N`: every server of a list, N at a time,
+//! each within a time limit, so one slow, dead or flooding server never
+//! holds up the rest. With `--format json` each server's lines go to
+//! standard output as it finishes (a server that could not be probed has
+//! a line of its own, saying why); with `--format junit` one document at
+//! the end. The table (per check, per server) ends on standard error,
+//! under a progress line when that is a terminal, with the run's time and
+//! the probe's peak memory.
 
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
@@ -13,45 +16,45 @@ use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
+use super::baseline::Baseline;
 use super::report::{self, Card};
-use super::{Options, Target, probe, target};
+use super::target::{self, Listed};
+use super::{CardFormat, Options, exit_status, probe};
 
-/// The targets of a file: one a line, `#` for comments.
-fn targets(text: &str, ca: Option<&Path>) -> Result<Vec<(String, Target)>, String> {
-    let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let parsed = target(line, ca).map_err(|e| format!("line {}: {e}", n + 1))?;
-        out.push((parsed.shown(), parsed));
-    }
-    Ok(out)
+/// How a census runs.
+pub struct Census<'a> {
+    pub file: &'a Path,
+    pub ca: Option<&'a Path>,
+    pub jobs: usize,
+    pub limit: Duration,
+    pub format: CardFormat,
+    pub baseline: Option<&'a Baseline>,
 }
 
-pub async fn run(file: &Path, ca: Option<&Path>, options: &Options, jobs: usize, limit: Duration) -> ExitCode {
-    let listed = match std::fs::read_to_string(file).map_err(|e| e.to_string()).and_then(|t| targets(&t, ca)) {
+pub async fn run(census: &Census<'_>, options: &Options) -> ExitCode {
+    let read = std::fs::read_to_string(census.file).map_err(|e| e.to_string());
+    let listed = match read.and_then(|text| target::file(&text, census.ca)) {
         Ok(listed) => listed,
         Err(e) => {
-            eprintln!("mcp-envelope probe: {}: {e}", file.display());
+            eprintln!("mcp-envelope probe: {}: {e}", census.file.display());
             return ExitCode::from(2);
         }
     };
     let total = listed.len();
     let started = Instant::now();
-    let slots = Arc::new(Semaphore::new(jobs));
+    let slots = Arc::new(Semaphore::new(census.jobs));
     let mut running = JoinSet::new();
-    for (shown, target) in listed {
+    for Listed { target, tags } in listed {
         let slots = Arc::clone(&slots);
         let options = options.clone();
+        let limit = census.limit;
         running.spawn_local(async move {
             let _slot = slots.acquire_owned().await;
             let probed = match tokio::time::timeout(limit, probe(&target, &options)).await {
                 Ok(probed) => probed,
                 Err(_) => Err(format!("not done within {} s", limit.as_secs_f64())),
             };
-            (shown, probed)
+            (target.shown(), tags, probed)
         });
     }
     let terminal = io::stderr().is_terminal();
@@ -60,18 +63,26 @@ pub async fn run(file: &Path, ca: Option<&Path>, options: &Options, jobs: usize,
     let stdout = io::stdout();
     while let Some(joined) = running.join_next().await {
         done += 1;
-        let Ok((shown, probed)) = joined else { continue };
+        let Ok((shown, tags, probed)) = joined else { continue };
+        let mut out = stdout.lock();
         match probed {
             Ok(found) => {
-                let mut out = stdout.lock();
-                for card in &found {
-                    let _ = report::json(&mut out, card, true);
+                for mut card in found {
+                    card.tags.clone_from(&tags);
+                    if census.format == CardFormat::Json {
+                        let _ = report::json(&mut out, &card);
+                    }
+                    cards.push(card);
                 }
-                let _ = out.flush();
-                cards.extend(found);
             }
-            Err(why) => unreachable.push((shown, why)),
+            Err(why) => {
+                if census.format == CardFormat::Json {
+                    let _ = report::unreachable_json(&mut out, &shown, &tags, &why);
+                }
+                unreachable.push((shown, why));
+            }
         }
+        let _ = out.flush();
         if terminal {
             eprint!(
                 "\rprobed {done} of {total} ({} unreachable), {:.1} s",
@@ -85,13 +96,29 @@ pub async fn run(file: &Path, ca: Option<&Path>, options: &Options, jobs: usize,
     }
     cards.sort_by(|a, b| (&a.target, &a.revision).cmp(&(&b.target, &b.revision)));
     unreachable.sort();
+    if census.format != CardFormat::Json {
+        let mut out = stdout.lock();
+        let _ = match census.format {
+            CardFormat::Junit => report::junit(&mut out, &cards, &unreachable),
+            _ => cards.iter().try_for_each(|card| report::text(&mut out, card)),
+        };
+        let _ = out.flush();
+    }
     let stderr = io::stderr();
     let _ = report::census(&mut stderr.lock(), &cards, &unreachable);
+    let peak = peak_memory().map_or_else(String::new, |kib| format!("; peak memory {} MiB", kib / 1024));
     eprintln!(
-        "{total} servers in {:.1} s: {} probed, {} not",
+        "{total} servers in {:.1} s: {} probed, {} not{peak}",
         started.elapsed().as_secs_f64(),
         total - unreachable.len(),
         unreachable.len()
     );
-    ExitCode::from(u8::from(cards.iter().any(|c| c.counts().fail > 0)))
+    exit_status(&cards, census.baseline)
+}
+
+/// The process's peak resident memory in KiB (Linux's `VmHWM`).
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }

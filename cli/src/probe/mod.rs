@@ -12,12 +12,14 @@
 //! stays silent meets the timeout. After each provocation the server must
 //! still serve; a stdio server that dies is started again.
 
+mod baseline;
 mod catalogue;
 mod census;
 mod http;
 mod report;
 mod stdio;
 mod subject;
+mod target;
 mod wire;
 
 use std::io::{self, Write};
@@ -28,11 +30,11 @@ use std::time::Duration;
 use hyper::header::{HeaderName, HeaderValue};
 use mcp_envelope::{Limits, Revision};
 
+use self::baseline::Baseline;
 use self::catalogue::{CHECKS, Over};
 use self::report::{Card, Row};
 use self::subject::{Peer, Subject};
-use crate::net::Endpoint;
-use crate::render::Format;
+use self::target::Target;
 use crate::values;
 
 /// Which revisions to probe under.
@@ -60,9 +62,16 @@ pub struct ProbeArgs {
     #[arg(long = "header", value_name = "NAME: VALUE")]
     pub headers: Vec<String>,
     /// `text` for people, `json` for one JSON object per check and a
-    /// summary.
+    /// summary per scorecard (and, in a census, a line per server that
+    /// could not be probed), `junit` for a CI's test report.
     #[arg(long, value_enum, default_value = "text")]
-    pub format: Format,
+    pub format: CardFormat,
+    /// The checks the server is known to fail: a file of check names, one
+    /// a line, each optionally after a revision and a transport
+    /// (`2025-11-25 stdio id-null`), `#` for comments. Exits 0 when no
+    /// other check fails, and notes each listed one that now passes.
+    #[arg(long, value_name = "FILE")]
+    pub expected_failures: Option<std::path::PathBuf>,
     /// Seconds to wait for a server that stays silent (nothing else waits).
     #[arg(long, default_value_t = 5.0, value_parser = values::seconds)]
     pub wait: f64,
@@ -76,8 +85,10 @@ pub struct ProbeArgs {
     /// for https (a private CA).
     #[arg(long, value_name = "FILE")]
     pub ca: Option<std::path::PathBuf>,
-    /// A census: probe every server FILE lists (a URL, or `stdio: COMMAND`,
-    /// one a line).
+    /// A census: probe every server FILE lists, one a line: a URL,
+    /// `stdio: COMMAND`, or a JSON object with `url` or `stdio` (the
+    /// command's words), `env` and tags (`package`, `family`...) that go
+    /// on each of its lines.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["url", "command"])]
     pub targets: Option<std::path::PathBuf>,
     /// With --targets: how many servers at once.
@@ -91,6 +102,14 @@ pub struct ProbeArgs {
     pub command: Vec<String>,
 }
 
+/// How the scorecards are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CardFormat {
+    Text,
+    Json,
+    Junit,
+}
+
 fn revisions(s: &str) -> Result<Revisions, String> {
     match s {
         "newest" => Ok(Revisions::Newest),
@@ -99,29 +118,6 @@ fn revisions(s: &str) -> Result<Revisions, String> {
             Revision::JsonRpc => Err("jsonrpc is no MCP revision to probe under".into()),
             revision => Ok(Revisions::One(revision)),
         },
-    }
-}
-
-/// What to probe.
-#[derive(Clone)]
-pub enum Target {
-    Stdio(Vec<String>),
-    Http(Arc<Endpoint>),
-}
-
-impl Target {
-    fn shown(&self) -> String {
-        match self {
-            Target::Stdio(command) => format!("stdio: {}", command.join(" ")),
-            Target::Http(endpoint) => endpoint.to_string(),
-        }
-    }
-
-    fn transport(&self) -> &'static str {
-        match self {
-            Target::Stdio(_) => "stdio",
-            Target::Http(_) => "http",
-        }
     }
 }
 
@@ -139,8 +135,8 @@ pub struct Options {
 impl Options {
     fn peer(&self, target: &Target) -> Peer {
         match target {
-            Target::Stdio(command) => {
-                Peer::Stdio(Box::new(stdio::StdioServer::new(command.clone(), self.wait, self.max_size)))
+            Target::Stdio { command, env } => {
+                Peer::Stdio(Box::new(stdio::StdioServer::new(command.clone(), env.clone(), self.wait, self.max_size)))
             }
             Target::Http(endpoint) => {
                 Peer::Http(http::HttpServer::new(Arc::clone(endpoint), self.headers.clone(), self.wait, self.max_size))
@@ -165,25 +161,13 @@ fn name_only(text: &str) -> &str {
     text.split(':').next().unwrap_or_default()
 }
 
-/// Reads a target as the command line or a targets file gives it: a URL,
-/// or `stdio: COMMAND ARGS` (split on whitespace).
-pub fn target(text: &str, ca: Option<&std::path::Path>) -> Result<Target, String> {
-    if let Some(command) = text.trim().strip_prefix("stdio:") {
-        let command: Vec<String> = command.split_whitespace().map(str::to_owned).collect();
-        return if command.is_empty() { Err("stdio: names no command".into()) } else { Ok(Target::Stdio(command)) };
-    }
-    let endpoint =
-        Endpoint::parse(text.trim(), ca).map_err(|e| format!("{}: {e}", crate::net::redacted(text.trim())))?;
-    Ok(Target::Http(Arc::new(endpoint)))
-}
-
 /// Probes one server under the revisions asked for: a scorecard each.
 /// An error: it could not be probed at all (no connection, no handshake).
 pub async fn probe(target: &Target, options: &Options) -> Result<Vec<Card>, String> {
     let mut cards = Vec::new();
     let mut reasons = Vec::new();
     let legacy: &[Revision] = match target {
-        Target::Stdio(_) => {
+        Target::Stdio { .. } => {
             &[Revision::V2025_11_25, Revision::V2025_06_18, Revision::V2025_03_26, Revision::V2024_11_05]
         }
         Target::Http(_) => &[Revision::V2025_11_25, Revision::V2025_06_18, Revision::V2025_03_26],
@@ -210,12 +194,13 @@ pub async fn probe(target: &Target, options: &Options) -> Result<Vec<Card>, Stri
             reasons.push(format!("{revision}: the server offered {} instead", handshake.revision));
             continue;
         }
-        let card = run_catalogue(
+        let mut card = run_catalogue(
             &mut subject,
             target,
             if revision.mirrors_headers() { "server/discover" } else { "initialize" },
         )
         .await;
+        card.server = handshake.server;
         subject.end().await;
         cards.push(card);
         if options.revisions == Revisions::Newest {
@@ -251,6 +236,8 @@ async fn run_catalogue(subject: &mut Subject, target: &Target, handshake: &'stat
         transport: target.transport(),
         revision: revision.name().to_owned(),
         handshake,
+        server: None,
+        tags: Vec::new(),
         rows,
     }
 }
@@ -277,20 +264,33 @@ pub fn run(args: &ProbeArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let baseline = match args.expected_failures.as_deref().map(|file| {
+        let text = std::fs::read_to_string(file).map_err(|e| e.to_string());
+        text.and_then(|text| Baseline::parse(&text)).map_err(|e| format!("{}: {e}", file.display()))
+    }) {
+        None => None,
+        Some(Ok(baseline)) => Some(baseline),
+        Some(Err(e)) => {
+            eprintln!("mcp-envelope probe: --expected-failures {e}");
+            return ExitCode::from(2);
+        }
+    };
     if let Some(file) = &args.targets {
         // The probes run on this thread, side by side.
         let local = tokio::task::LocalSet::new();
-        return runtime.block_on(local.run_until(census::run(
+        let census = census::Census {
             file,
-            args.ca.as_deref(),
-            &options,
-            args.jobs.max(1),
-            Duration::from_secs_f64(args.time_limit),
-        )));
+            ca: args.ca.as_deref(),
+            jobs: args.jobs.max(1),
+            limit: Duration::from_secs_f64(args.time_limit),
+            format: args.format,
+            baseline: baseline.as_ref(),
+        };
+        return runtime.block_on(local.run_until(census::run(&census, &options)));
     }
     let target = match (&args.url, args.command.is_empty()) {
-        (Some(url), true) => target(url, args.ca.as_deref()),
-        (None, false) => Ok(Target::Stdio(args.command.clone())),
+        (Some(url), true) => target::parse(url, args.ca.as_deref()),
+        (None, false) => Ok(Target::Stdio { command: args.command.clone(), env: Vec::new() }),
         _ => Err("give one URL, or a server command after --".into()),
     };
     let target = match target {
@@ -309,20 +309,32 @@ pub fn run(args: &ProbeArgs) -> ExitCode {
     };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let mut failed = false;
-    for card in &cards {
-        let written = if args.format == Format::Json {
-            report::json(&mut out, card, false)
-        } else {
-            report::text(&mut out, card)
-        };
-        if let Err(e) = written.and_then(|()| out.flush()) {
-            if e.kind() != io::ErrorKind::BrokenPipe {
-                eprintln!("mcp-envelope probe: writing: {e}");
-            }
-            return ExitCode::from(2);
+    let written = match args.format {
+        CardFormat::Json => cards.iter().try_for_each(|card| report::json(&mut out, card)),
+        CardFormat::Text => cards.iter().try_for_each(|card| report::text(&mut out, card)),
+        CardFormat::Junit => report::junit(&mut out, &cards, &[]),
+    };
+    if let Err(e) = written.and_then(|()| out.flush()) {
+        if e.kind() != io::ErrorKind::BrokenPipe {
+            eprintln!("mcp-envelope probe: writing: {e}");
         }
-        failed |= card.counts().fail > 0;
+        return ExitCode::from(2);
     }
-    ExitCode::from(u8::from(failed))
+    exit_status(&cards, baseline.as_ref())
+}
+
+/// 1 when a check failed (that the baseline does not list), else 0; each
+/// listed check that now passes is noted.
+fn exit_status(cards: &[Card], baseline: Option<&Baseline>) -> ExitCode {
+    let Some(baseline) = baseline else {
+        return ExitCode::from(u8::from(cards.iter().any(|c| c.counts().fail > 0)));
+    };
+    let against = baseline.against(cards);
+    for passing in &against.now_passing {
+        eprintln!("mcp-envelope probe: expected to fail, now passes: {passing}");
+    }
+    for failing in &against.unexpected {
+        eprintln!("mcp-envelope probe: fails, and is not among the expected failures: {failing}");
+    }
+    ExitCode::from(u8::from(!against.unexpected.is_empty()))
 }

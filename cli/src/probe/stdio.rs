@@ -56,6 +56,8 @@ struct Running {
 /// A stdio server under probe.
 pub struct StdioServer {
     command: Vec<String>,
+    /// Variables added to its environment.
+    env: Vec<(String, String)>,
     running: Option<Running>,
     wait: Duration,
     max_size: usize,
@@ -67,8 +69,8 @@ pub struct StdioServer {
 }
 
 impl StdioServer {
-    pub fn new(command: Vec<String>, wait: Duration, max_size: usize) -> StdioServer {
-        StdioServer { command, running: None, wait, max_size, stray: Vec::new(), starts: 0 }
+    pub fn new(command: Vec<String>, env: Vec<(String, String)>, wait: Duration, max_size: usize) -> StdioServer {
+        StdioServer { command, env, running: None, wait, max_size, stray: Vec::new(), starts: 0 }
     }
 
     /// Starts the server (again, if it ended).
@@ -76,6 +78,7 @@ impl StdioServer {
         let (program, args) = self.command.split_first().ok_or("no server command")?;
         let mut child = Command::new(program)
             .args(args)
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdin(Piped::piped())
             .stdout(Piped::piped())
             .stderr(Piped::null())

@@ -42,6 +42,25 @@ pub struct Handshake {
     pub revision: Revision,
     /// The versions a 2026-07-28 server says it supports.
     pub supported: Vec<String>,
+    /// The name and version the server gave (`serverInfo`).
+    pub server: Option<ServerInfo>,
+}
+
+/// What a server says it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerInfo {
+    pub name: String,
+    pub version: String,
+}
+
+impl ServerInfo {
+    /// `{"name": .., "version": ..}` (either may be missing: then empty).
+    fn of(value: Option<&Value>) -> Option<ServerInfo> {
+        let value = value?;
+        let text = |key: &str| value.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+        let info = ServerInfo { name: text("name"), version: text("version") };
+        (!info.name.is_empty() || !info.version.is_empty()).then_some(info)
+    }
 }
 
 impl Subject {
@@ -100,7 +119,12 @@ impl Subject {
         if let Peer::Http(server) = &mut self.peer {
             server.protocol_version = None;
         }
-        Ok(Handshake { revision: Revision::V2026_07_28, supported })
+        // 2026-07-28 puts it in `_meta`; some servers also, or only, in the
+        // result itself, as `initialize` did.
+        let result = value.get("result");
+        let server = ServerInfo::of(result.and_then(|r| r.pointer("/_meta/io.modelcontextprotocol~1serverInfo")))
+            .or_else(|| ServerInfo::of(result.and_then(|r| r.get("serverInfo"))));
+        Ok(Handshake { revision: Revision::V2026_07_28, supported, server })
     }
 
     /// `initialize` under an earlier revision, then `notifications/initialized`.
@@ -130,7 +154,8 @@ impl Subject {
         // an answer to the notification, say) is the handshake's, not the
         // first check's.
         self.alive().await.map_err(|e| format!("a ping after initialize got {e}"))?;
-        Ok(Handshake { revision, supported: Vec::new() })
+        let server = ServerInfo::of(value.get("result").and_then(|r| r.get("serverInfo")));
+        Ok(Handshake { revision, supported: Vec::new(), server })
     }
 
     /// Sends one request and waits for its answer (for the handshake and

@@ -105,6 +105,18 @@ impl<'o> Object<'o> {
         Object::open(self.out)
     }
 
+    /// A string member whose name is not the CLI's own (a tag a targets
+    /// file gives): escaped.
+    pub fn str_named(&mut self, name: &str, value: &str) {
+        if !self.empty {
+            self.out.push(b',');
+        }
+        self.empty = false;
+        write::string(self.out, name);
+        self.out.push(b':');
+        write::string(self.out, value);
+    }
+
     /// A member whose value is an array.
     pub fn array(&mut self, name: &'static str) -> Array<'_> {
         self.name(name);

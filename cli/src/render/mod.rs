@@ -5,7 +5,7 @@
 //! members ([`message`]); one renderer per command ([`check`], [`tap`]).
 
 pub mod check;
-mod json;
+pub(crate) mod json;
 mod message;
 pub mod tap;
 
