@@ -7,6 +7,7 @@
 )]
 
 mod agreement;
+mod census;
 mod collect;
 mod compare;
 mod format;
@@ -73,6 +74,19 @@ enum Command {
         saved_baseline: bool,
         #[arg(long)]
         out: PathBuf,
+    },
+    /// The census's tables (docs/census.md): reads the probe's JSON lines
+    /// and writes the tables between the document's markers.
+    CensusReport {
+        /// The census's JSON lines (docs/census/results.jsonl).
+        #[arg(long)]
+        results: PathBuf,
+        /// A line on the run (its time, peak memory), put under the headline.
+        #[arg(long, default_value = "")]
+        run: String,
+        /// The document whose tables to write; without it, printed.
+        #[arg(long)]
+        docs: Option<PathBuf>,
     },
     /// Draws the throughput chart of a results file.
     Chart {
@@ -290,6 +304,17 @@ fn run(command: Command) -> Result<u8, String> {
             results.save(&out)?;
         }
         Command::Table { results } => println!("{}", table::render(&Results::load(&results)?)),
+        Command::CensusReport { results, run, docs } => {
+            let lines = std::fs::read_to_string(&results).map_err(|e| format!("{}: {e}", results.display()))?;
+            let tables = census::render(&census::read(&lines)?, &run);
+            match docs {
+                Some(docs) => {
+                    let document = std::fs::read_to_string(&docs).map_err(|e| format!("{}: {e}", docs.display()))?;
+                    write(&docs, &census::splice(&document, &tables)?)?;
+                }
+                None => print!("{tables}"),
+            }
+        }
         Command::Compare { base, head, threshold, noise, saved_baseline, out } => {
             let provenance =
                 if saved_baseline { compare::Provenance::SavedBaseline } else { compare::Provenance::SameSession };
