@@ -318,8 +318,9 @@ fn sessions_are_held_to_their_rules_up_to_2025_11_25() {
 #[test]
 fn the_refusal_half_and_no_sessions_are_checked_under_2026_07_28() {
     let modern = modern_only;
-    const MISMATCH: [&str; 5] = [
+    const MISMATCH: [&str; 6] = [
         "mcp-method-mismatch:fail",
+        "mcp-method-case:fail",
         "mcp-name-mismatch:fail",
         "protocol-version-mismatch:fail",
         "mcp-method-missing:fail",
@@ -352,6 +353,7 @@ fn each_request_s_meta_is_required_under_2026_07_28_over_stdio_and_http() {
             ("meta-optional", "meta-missing:fail"),
             ("protocol-version-optional", "meta-protocol-version-missing:fail"),
             ("capabilities-optional", "meta-client-capabilities-missing:fail"),
+            ("client-info-required", "meta-client-info-optional:fail"),
         ] {
             assert_faults(transport, &[fault], expect(revisions, &[], &modern_only(&[check])));
         }
@@ -380,6 +382,7 @@ fn sep_2243_headers_are_required_matched_whatever_their_case_and_trimmed() {
     for (fault, check) in [
         ("mcp-method-optional", "mcp-method-missing:fail"),
         ("mcp-name-optional", "mcp-name-missing:fail"),
+        ("mcp-method-case-insensitive", "mcp-method-case:fail"),
         ("header-names-lowercase-only", "header-name-case:fail"),
         ("header-values-untrimmed", "header-value-whitespace:fail"),
     ] {
@@ -412,11 +415,16 @@ fn discover_and_list_results_carry_what_2026_07_28_requires() {
             ("prompts-list-without-caching-hints", "prompts-list-caching:fail"),
             ("resources-list-without-caching-hints", "resources-list-caching:fail"),
             ("resource-templates-list-without-caching-hints", "resource-templates-list-caching:fail"),
+            ("resource-read-without-caching-hints", "resource-read-caching:fail"),
             ("listen-without-ack", "listen-acknowledged-first:fail"),
             ("listen-untagged", "listen-subscription-id:fail"),
         ] {
             assert_faults(transport, &[fault], expect(revisions, &[], &modern_only(&[check])));
         }
+        // Prompts served and not declared: the capability check fails, and
+        // the prompts' caching hints are not asked for.
+        let undeclared = ["discover-capabilities:fail", "prompts-list-caching:skip"];
+        assert_faults(transport, &["prompts-undeclared"], expect(revisions, &[], &modern_only(&undeclared)));
     }
 }
 

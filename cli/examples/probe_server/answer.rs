@@ -12,6 +12,9 @@ pub const LEGACY: [Revision; 4] =
 
 const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+/// The one resource it has.
+const README: &str = "mcp-envelope://probe/readme";
 const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
 impl Server {
@@ -145,7 +148,27 @@ impl Server {
             "resources/unsubscribe" if modern && f("unsubscribe-kept") => result(json!({})),
             "tools/list" => list("tools", "tools-list-without-caching-hints"),
             "prompts/list" if modern => list("prompts", "prompts-list-without-caching-hints"),
-            "resources/list" if modern => list("resources", "resources-list-without-caching-hints"),
+            "resources/list" if modern => {
+                let mut listed = list("resources", "resources-list-without-caching-hints");
+                if let Some(body) = &mut listed.body {
+                    let mut value: Value = serde_json::from_slice(body).unwrap();
+                    value["result"]["resources"] = json!([{"uri": README, "name": "readme"}]);
+                    *body = serde_json::to_vec(&value).unwrap();
+                }
+                listed
+            }
+            "resources/read" if modern => {
+                let uri = request.params.as_ref().and_then(|p| p.member("uri").ok().flatten());
+                if uri.and_then(|u| u.as_str().map(|s| s.into_owned())).as_deref() != Some(README) {
+                    return error(refused, -32602, "no such resource");
+                }
+                let mut read = json!({"contents": [{"uri": README, "text": "nothing changes here"}]});
+                if !f("resource-read-without-caching-hints") {
+                    read["ttlMs"] = json!(0);
+                    read["cacheScope"] = json!("private");
+                }
+                result(read)
+            }
             "resources/templates/list" if modern => {
                 list("resourceTemplates", "resource-templates-list-without-caching-hints")
             }
@@ -172,6 +195,9 @@ impl Server {
         if !has(META_CAPABILITIES) && !self.faults.on("capabilities-optional") {
             return Some("params._meta has no client capabilities");
         }
+        if !has(META_CLIENT_INFO) && self.faults.on("client-info-required") {
+            return Some("params._meta has no client info");
+        }
         None
     }
 
@@ -182,6 +208,9 @@ impl Server {
             "supportedVersions": ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"],
             "capabilities": {"tools": {"listChanged": true}, "prompts": {}, "resources": {}},
         });
+        if self.faults.on("prompts-undeclared") {
+            result["capabilities"] = json!({"tools": {"listChanged": true}, "resources": {}});
+        }
         if !self.faults.on("discover-without-caching-hints") {
             result["ttlMs"] = json!(0);
             result["cacheScope"] = json!("private");

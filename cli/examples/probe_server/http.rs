@@ -223,11 +223,19 @@ fn modern_checks(server: &Server, parts: &Parts, bytes: &[u8]) -> Option<Respons
     .map(|(_, rule)| rule)
     .collect();
     let meta_free = f("meta-optional") && !String::from_utf8_lossy(bytes).contains("\"_meta\"");
+    // A server that compares Mcp-Method with the body's method whatever
+    // their case.
+    let method_header = parts.headers.get("mcp-method").and_then(|v| v.to_str().ok()).unwrap_or_default().trim();
+    let body_method =
+        serde_json::from_slice::<Value>(bytes).ok().and_then(|v| v.get("method")?.as_str().map(str::to_owned));
+    let case_blind = f("mcp-method-case-insensitive")
+        && body_method.is_some_and(|m| m.eq_ignore_ascii_case(method_header) && m != method_header);
     let findings: Vec<_> = exchange
         .findings()
         .iter()
         .filter(|found| !dropped.contains(found.rule.name()))
         .filter(|found| !(meta_free && found.rule.name().starts_with("meta-")))
+        .filter(|found| !(case_blind && found.rule.name() == "mcp-method-mismatch"))
         .collect();
     if let Some(reply) = findings.iter().find_map(|found| found.reply()) {
         let mut out = Vec::new();

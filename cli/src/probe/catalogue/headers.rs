@@ -68,6 +68,12 @@ pub async fn version_mismatch(s: &mut Subject) -> Outcome {
     header_fault(s, "tools/list", Some(meta), &[], &[]).await
 }
 
+/// The method's name in another case: "Header values (such as method
+/// names) are case-sensitive", so `TOOLS/LIST` is not `tools/list`.
+pub async fn mcp_method_case(s: &mut Subject) -> Outcome {
+    header_fault(s, "tools/list", None, &[("Mcp-Method", "TOOLS/LIST")], &[]).await
+}
+
 pub async fn mcp_method_missing(s: &mut Subject) -> Outcome {
     header_fault(s, "tools/list", None, &[], &["mcp-method"]).await
 }

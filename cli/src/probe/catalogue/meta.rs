@@ -3,11 +3,11 @@
 //! is malformed: -32602 with its id, and 400 over HTTP.
 
 use mcp_envelope::Id;
-use mcp_envelope_grade::{Outcome, Want};
+use mcp_envelope_grade::{Outcome, Verdict, Want};
 use serde_json::{Value, json};
 
 use super::refusal;
-use crate::probe::subject::{Sent, Subject};
+use crate::probe::subject::{Sent, Subject, result_of};
 use crate::probe::wire::CLIENT;
 
 /// The request the checks leave unfinished: every 2026-07-28 server
@@ -37,6 +37,26 @@ pub async fn protocol_version_missing(s: &mut Subject) -> Outcome {
 pub async fn client_capabilities_missing(s: &mut Subject) -> Outcome {
     let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": client_info()});
     malformed(s, json!({"_meta": meta}), false).await
+}
+
+/// `_meta` without the client's name and version, which the revision
+/// leaves to the client ("Clients SHOULD include" it; "Required: No"):
+/// served like any other request.
+pub async fn client_info_optional(s: &mut Subject) -> Outcome {
+    let id = s.id();
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}});
+    let body = json!({"jsonrpc": "2.0", "id": id, "method": METHOD, "params": {"_meta": meta}});
+    let sent = Sent::post(serde_json::to_vec(&body).unwrap_or_default(), s.wire.headers(METHOD, None));
+    let http = s.is_http();
+    let answer = s.provoke(sent.clone()).await;
+    let outcome = Outcome::new(sent.describe(http), format!("a result for id {id}"), &answer);
+    if let Some(failure) = &answer.failure {
+        return outcome.judge(Verdict::Fail, failure.clone());
+    }
+    match result_of(&answer, &Id::Int(id as i64), s.revision()) {
+        Some(_) => outcome,
+        None => outcome.judge(Verdict::Fail, "refused for want of clientInfo, which the revision leaves optional"),
+    }
 }
 
 /// `params` lack what 2026-07-28 requires of `_meta`; `versionless`: they

@@ -4,10 +4,11 @@
 //! caching hints (`ttlMs`, `cacheScope`) on every list result.
 
 use mcp_envelope::Id;
-use mcp_envelope_grade::{Outcome, Verdict};
+use mcp_envelope_grade::{Answer, Outcome, Verdict};
 use serde_json::{Value, json};
 
 use crate::probe::subject::{Subject, result_of};
+use crate::probe::wire::Message;
 
 /// Every result the server sent under 2026-07-28 carries `resultType`.
 pub async fn result_type(s: &mut Subject) -> Outcome {
@@ -106,6 +107,71 @@ pub async fn resource_templates_list_caching(s: &mut Subject) -> Outcome {
     list_caching(s, "resources/templates/list", "resources").await
 }
 
+/// The first resource `resources/list` lists, read: its result carries
+/// the caching hints too (`resources/read` is among the operations the
+/// caching page names).
+pub async fn resource_read_caching(s: &mut Subject) -> Outcome {
+    if !s.declares("resources") {
+        return Outcome::skip("the server declares no resources capability");
+    }
+    let id = s.id();
+    let listing = s.wire.message(Some(json!(id)), "resources/list", None);
+    let listed = s.call(&listing, &Id::Int(id as i64)).await;
+    let first = result_of(&listed, &Id::Int(id as i64), s.revision())
+        .and_then(|r| serde_json::from_slice::<Value>(&r).ok())
+        .and_then(|v| v.pointer("/result/resources/0/uri").and_then(Value::as_str).map(str::to_owned));
+    let Some(uri) = first else {
+        return Outcome::skip("resources/list listed no resource to read");
+    };
+    let id = s.id();
+    let message = s.wire.message(Some(json!(id)), "resources/read", Some(json!({"uri": uri})));
+    let answer = s.call(&message, &Id::Int(id as i64)).await;
+    caching(s, &message, &answer, id, "resources/read")
+}
+
+/// What the server declares in `server/discover` against what its lists
+/// answer: "Servers that support prompts MUST declare the prompts
+/// capability", and a list it does not declare is a method it does not
+/// offer (-32601, as the schema's `MethodNotFoundError` says of a
+/// capability not advertised).
+pub async fn discover_capabilities(s: &mut Subject) -> Outcome {
+    if s.discovered.is_none() {
+        return Outcome::skip("no server/discover result to read");
+    }
+    let mut faults = Vec::new();
+    let mut got = Vec::new();
+    for (method, capability) in [("tools/list", "tools"), ("prompts/list", "prompts"), ("resources/list", "resources")]
+    {
+        let id = s.id();
+        let message = s.wire.message(Some(json!(id)), method, None);
+        let answer = s.call(&message, &Id::Int(id as i64)).await;
+        if let Some(failure) = &answer.failure {
+            return Outcome::new(method.into(), "each list answered as its capability says", &answer)
+                .judge(Verdict::Fail, failure.clone());
+        }
+        let answered = result_of(&answer, &Id::Int(id as i64), s.revision()).is_some();
+        let declared = s.declares(capability);
+        got.push(format!("{method}: {}", if answered { "a result" } else { "no result" }));
+        if answered && !declared {
+            faults.push(format!("{method} answers, and {capability} is not declared"));
+        }
+        let not_found = answer.read(s.revision()).iter().any(|r| {
+            matches!(r, mcp_envelope_grade::Read::Message(mcp_envelope::Message::Error(e)) if e.error.code == -32601)
+        });
+        if declared && not_found {
+            faults.push(format!("{capability} is declared, and {method} is not found"));
+        }
+    }
+    let outcome = Outcome {
+        verdict: Verdict::Pass,
+        sent: "tools/list, prompts/list, resources/list".into(),
+        expected: "a result where the capability is declared, method not found where it is not".into(),
+        got: got.join("; "),
+        why: None,
+    };
+    if faults.is_empty() { outcome } else { outcome.judge(Verdict::Fail, faults.join("; ")) }
+}
+
 /// A list result, of a capability the server declared: "Servers MUST
 /// include caching hints on results with resultType: complete" of every
 /// list (server/utilities/caching).
@@ -116,15 +182,17 @@ async fn list_caching(s: &mut Subject, method: &str, capability: &str) -> Outcom
     let id = s.id();
     let message = s.wire.message(Some(json!(id)), method, None);
     let answer = s.call(&message, &Id::Int(id as i64)).await;
-    let outcome = Outcome::new(
-        String::from_utf8_lossy(&message.body).into_owned(),
-        "a result with ttlMs and cacheScope",
-        &answer,
-    );
+    caching(s, &message, &answer, id, method)
+}
+
+/// The caching hints of the result answering `id`.
+fn caching(s: &Subject, message: &Message, answer: &Answer, id: u64, method: &str) -> Outcome {
+    let outcome =
+        Outcome::new(String::from_utf8_lossy(&message.body).into_owned(), "a result with ttlMs and cacheScope", answer);
     if let Some(failure) = &answer.failure {
         return outcome.judge(Verdict::Fail, failure.clone());
     }
-    let Some(result) = result_of(&answer, &Id::Int(id as i64), s.revision()) else {
+    let Some(result) = result_of(answer, &Id::Int(id as i64), s.revision()) else {
         return outcome.judge(Verdict::Fail, format!("{method} was not answered with a result"));
     };
     let value: Value = serde_json::from_slice(&result).unwrap_or_default();
