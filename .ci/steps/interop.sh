@@ -23,3 +23,5 @@ require '^https: [1-9][0-9]* sessions each way, [1-9][0-9]* identical, and the t
   "not every https session ran clean"
 require '^probe: 6 scorecards of the real peers, 0 failures$' \
   "the probe's scorecards of the real peers are not what docs/probe.md shows"
+require '^suite: [0-9]+ of its checks beside the probe.s on 3 servers, [0-9]+ cells that differ, 0 failures$' \
+  "the suite beside the probe is not what docs/probe.md shows"

@@ -86,9 +86,10 @@ pub async fn discover_server_info(s: &mut Subject) -> Outcome {
         got: info.map_or_else(|| "none".to_owned(), |i| mcp_envelope_grade::clip(&i.to_string(), 160)),
         why: None,
     };
-    let named = info
-        .is_some_and(|i| i.get("name").is_some_and(Value::is_string) && i.get("version").is_some_and(Value::is_string));
-    if named { outcome } else { outcome.judge(Verdict::Warn, "no serverInfo with a name and version in _meta") }
+    // A name and a version to tell: empty strings tell nothing.
+    let told = |i: &Value, key: &str| i.get(key).and_then(Value::as_str).is_some_and(|v| !v.is_empty());
+    let named = info.is_some_and(|i| told(i, "name") && told(i, "version"));
+    if named { outcome } else { outcome.judge(Verdict::Warn, "no serverInfo with a name and a version in _meta") }
 }
 
 pub async fn tools_list_caching(s: &mut Subject) -> Outcome {
