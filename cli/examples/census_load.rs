@@ -43,7 +43,7 @@ fn main() {
 
     let started = Instant::now();
     let mut probe = Command::new(&cli)
-        .args(["probe", "--targets", targets.to_str().unwrap(), "--jobs", &jobs.to_string()])
+        .args(["probe", "--format", "json", "--targets", targets.to_str().unwrap(), "--jobs", &jobs.to_string()])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

@@ -1,5 +1,5 @@
 //! `mcp-envelope probe` against the example server
-//! (`cli/examples/probe_server.rs`): conforming, it passes every check of
+//! (`cli/examples/probe_server/`): conforming, it passes every check of
 //! every revision it speaks, over stdio and Streamable HTTP; with one fault
 //! of the kind real servers have, it fails (or, for a SHOULD, warns on)
 //! exactly the checks that fault touches, and passes the rest. And the
@@ -272,6 +272,67 @@ fn a_server_that_dies_on_a_large_message_fails_oversized_and_is_started_again() 
 }
 
 #[test]
+fn a_stdio_server_that_answers_out_of_order_is_not_taken_for_silent() {
+    // Results and method-not-found come after the harmless requests sent
+    // behind them, as from a server that runs requests at once.
+    assert_faults("stdio", &["answers-out-of-order"], expect(&STDIO, &[], &[]));
+}
+
+#[test]
+fn a_stdio_server_that_stops_serving_the_revision_fails_the_check_and_is_started_again() {
+    // From the first request without `_meta` it serves 2025 alone: every
+    // check that sends one fails, and, started again, the server passes
+    // every check after it.
+    let stopped = [
+        "jsonrpc-missing:fail",
+        "jsonrpc-1.0:fail",
+        "method-not-a-string:fail",
+        "id-null:fail",
+        "id-fractional:fail",
+        "id-boolean:fail",
+        "id-object:fail",
+        "params-a-string:fail",
+        "meta-missing:fail",
+        "meta-protocol-version-missing:fail",
+    ];
+    let expected = expect(&STDIO, &[], &[("2026-07-28", &stopped)]);
+    assert_faults("stdio", &["request-without-meta-pins-2025"], expected);
+    let server = server();
+    let out = probe(&[
+        "--revision",
+        "2026-07-28",
+        "--format",
+        "json",
+        "--",
+        server.to_str().unwrap(),
+        "--fault",
+        "request-without-meta-pins-2025",
+        "stdio",
+    ]);
+    let line = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find(|l| l.contains("\"check\":\"jsonrpc-missing\""))
+        .map(str::to_owned)
+        .unwrap();
+    let v: Value = serde_json::from_str(&line).unwrap();
+    let why = v["why"].as_str().unwrap();
+    assert!(why.starts_with("it stopped serving after it: server/discover got {"), "{why}");
+    assert!(why.contains("-32601"), "{why}");
+}
+
+#[test]
+fn a_request_that_is_also_a_response_is_taken_as_either_with_a_warning() {
+    // `method` and `id` with `result` and `error`: answered as the
+    // request, or left unanswered (stdio) and accepted (HTTP) as the
+    // response; -32600 passes, and anything else fails.
+    for (transport, revisions) in [("stdio", &STDIO[..]), ("http", &HTTP[..])] {
+        let warned = ["result-and-error-together:warn"];
+        assert_faults(transport, &["both-as-request"], expect(revisions, &warned, &[]));
+        assert_faults(transport, &["both-as-response"], expect(revisions, &warned, &[]));
+    }
+}
+
+#[test]
 fn a_stdio_server_that_writes_other_things_or_mishandles_the_end_is_held_to_it() {
     assert_faults("stdio", &["stdout-noise"], expect(&STDIO, &["stdout-only-messages:fail"], &[]));
     assert_faults("stdio", &["exit-1-at-eof"], expect(&STDIO, &["end-of-input:warn"], &[]));
@@ -425,6 +486,10 @@ fn discover_and_list_results_carry_what_2026_07_28_requires() {
         // the prompts' caching hints are not asked for.
         let undeclared = ["discover-capabilities:fail", "prompts-list-caching:skip"];
         assert_faults(transport, &["prompts-undeclared"], expect(revisions, &[], &modern_only(&undeclared)));
+        // An empty list where none are declared says "none" less plainly
+        // than method not found: a warning.
+        let empty = ["discover-capabilities:warn", "prompts-list-caching:skip"];
+        assert_faults(transport, &["prompts-undeclared-empty"], expect(revisions, &[], &modern_only(&empty)));
     }
 }
 

@@ -84,9 +84,15 @@ def install(args):
             json.dump(lock, open(os.path.join(folder, "package-lock.json"), "w", encoding="utf-8"), indent=1)
             # The lock pins every package; with fewer servers asked for, npm
             # keeps their locked versions and leaves the rest out. Install
-            # scripts are not run: none of these servers needs one.
+            # scripts are not run; the one thing some do, making a platform
+            # binary executable (npm does not keep the mode), is done below.
             run(["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund"], cwd=folder)
             mark()
+        for server in npm:
+            for command in (server["stdio"], server.get("http", {}).get("command", [])):
+                program = placeholders(out, server)(command[0]) if command else ""
+                if program.startswith(folder) and os.path.isfile(program) and not os.access(program, os.X_OK):
+                    os.chmod(program, 0o755)
     for venv in sorted({s["venv"] for s in servers if s["registry"] == "pypi"}):
         folder = os.path.join(out, f"venv-{venv}")
         requirements = os.path.join(HERE, f"requirements-{venv}.txt")

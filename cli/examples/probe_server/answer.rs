@@ -37,6 +37,16 @@ impl Server {
             Err(error) if self.faults.on("flood-on-bad-json") && error.code() == -32700 => {
                 ServerReply { status: 200, flood: true, ..ServerReply::default() }
             }
+            // A request and a response at once, taken as either, as
+            // lenient servers do.
+            Err(error) if error.reason() == Reason::ConflictingMembers && self.faults.on("both-as-request") => {
+                let mut value: Value = serde_json::from_slice(bytes).unwrap();
+                value.as_object_mut().unwrap().retain(|k, _| k != "result" && k != "error");
+                self.answer(&serde_json::to_vec(&value).unwrap(), revision, http)
+            }
+            Err(error) if error.reason() == Reason::ConflictingMembers && self.faults.on("both-as-response") => {
+                ServerReply::accepted()
+            }
             Err(error) => self.refuse(&error, http),
             Ok(Envelope::Single(message)) => self.one(&message, revision, http),
             Ok(Envelope::Batch(items)) => {
@@ -147,7 +157,15 @@ impl Server {
             "resources/subscribe" if modern && f("subscribe-kept") => result(json!({})),
             "resources/unsubscribe" if modern && f("unsubscribe-kept") => result(json!({})),
             "tools/list" => list("tools", "tools-list-without-caching-hints"),
-            "prompts/list" if modern => list("prompts", "prompts-list-without-caching-hints"),
+            "prompts/list" if modern => {
+                let mut listed = list("prompts", "prompts-list-without-caching-hints");
+                if let Some(body) = listed.body.as_mut().filter(|_| !f("prompts-undeclared-empty")) {
+                    let mut value: Value = serde_json::from_slice(body).unwrap();
+                    value["result"]["prompts"] = json!([{"name": "greeting", "description": "says hello"}]);
+                    *body = serde_json::to_vec(&value).unwrap();
+                }
+                listed
+            }
             "resources/list" if modern => {
                 let mut listed = list("resources", "resources-list-without-caching-hints");
                 if let Some(body) = &mut listed.body {
@@ -208,7 +226,7 @@ impl Server {
             "supportedVersions": ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"],
             "capabilities": {"tools": {"listChanged": true}, "prompts": {}, "resources": {}},
         });
-        if self.faults.on("prompts-undeclared") {
+        if self.faults.on("prompts-undeclared") || self.faults.on("prompts-undeclared-empty") {
             result["capabilities"] = json!({"tools": {"listChanged": true}, "resources": {}});
         }
         if !self.faults.on("discover-without-caching-hints") {

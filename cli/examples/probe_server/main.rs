@@ -16,8 +16,9 @@
 //! results with caching hints, `subscriptions/listen`) and 2024-11-05
 //! (stdio) to 2025-11-25 (`initialize`; over HTTP a session each, batches
 //! under 2025-03-26). Its methods change nothing: `ping` (up to
-//! 2025-11-25), `server/discover`, the lists (all empty), `prompts/get`
-//! (no such prompt), `subscriptions/listen` (nothing ever changes). Over
+//! 2025-11-25), `server/discover`, the lists (one prompt, one resource,
+//! no tools), `prompts/get` (of a prompt it does not have),
+//! `subscriptions/listen` (nothing ever changes). Over
 //! HTTP it refuses a foreign `Host` or `Origin` with 403, as a server on
 //! loopback must.
 //!

@@ -21,8 +21,6 @@ use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, timeout, timeout_at};
 
-use mcp_envelope_grade::Answer;
-
 /// Lines the reader holds ahead of the probe: past them it stops reading,
 /// and a server that writes on waits on its pipe.
 const LINES_AHEAD: usize = 8;
@@ -168,12 +166,7 @@ impl StdioServer {
     /// [`ANSWER_WAITS`] waits in all, or flooded). A line that is no
     /// message at all is noted as a stray.
     pub async fn until_answered(&mut self, id: &Id<'_>, revision: Revision) -> Waited {
-        self.until(revision, |message| match message {
-            Message::Result(r) => r.id == *id,
-            Message::Error(e) => e.id.as_ref() == Some(id),
-            Message::Request(_) | Message::Notification(_) => false,
-        })
-        .await
+        self.until(revision, |message| response_id(message) == Some(id)).await
     }
 
     /// Reads lines until a message `awaited` picks: as
@@ -187,7 +180,9 @@ impl StdioServer {
             let line = match self.next(deadline).await {
                 Ok(line) => line,
                 Err(silent) => {
-                    waited.failure = Some(flooded(lines, written).unwrap_or(silent));
+                    let flood = flooded(lines, written);
+                    waited.silent = flood.is_none() && Instant::now() < deadline;
+                    waited.failure = Some(flood.unwrap_or(silent));
                     return waited;
                 }
             };
@@ -273,23 +268,56 @@ impl StdioServer {
     }
 
     /// What came back for `sent` (lines written together): everything the
-    /// server wrote before it answered `alive`, the request written right
-    /// after them (a stdio server answers in order: what it did not answer
-    /// by then, it did not answer), and `failure` when it never did.
+    /// server wrote before it answered the `fences`, requests written one
+    /// after another once the one before was answered (a server that
+    /// answers in order has answered `sent` by the first; one that runs
+    /// requests at once has had a round trip more), then what answers
+    /// `awaited` ids still unanswered, within the wait; and `failure` when
+    /// a fence was never answered, or the server exited or flooded while
+    /// an awaited id was. `answer` is the first fence's answer.
     pub async fn provoke(
         &mut self,
         sent: &[bytes::Bytes],
-        alive: &(Id<'static>, Vec<u8>),
+        fences: &[(Id<'static>, Vec<u8>)],
+        awaited: &[Id<'static>],
         revision: Revision,
-    ) -> Answer {
+    ) -> Waited {
         if let Err(e) = self.write_chunks(sent).await {
-            return Answer { failure: Some(e), ..Answer::default() };
+            return Waited { failure: Some(e), ..Waited::default() };
         }
-        if let Err(e) = self.write(&alive.1).await {
-            return Answer { failure: Some(e), ..Answer::default() };
+        let mut all = Waited::default();
+        for (id, body) in fences {
+            if let Err(e) = self.write(body).await {
+                return Waited { failure: Some(e), ..all };
+            }
+            let waited = self.until_answered(id, revision).await;
+            all.before.extend(waited.before);
+            all.answer = all.answer.or(waited.answer);
+            if waited.failure.is_some() {
+                all.failure = waited.failure;
+                return all;
+            }
         }
-        let waited = self.until_answered(&alive.0, revision).await;
-        Answer { messages: waited.before, failure: waited.failure, ..Answer::default() }
+        let mut parser = Parser::new(revision);
+        let mut open: Vec<&Id<'static>> =
+            awaited.iter().filter(|id| !all.before.iter().any(|m| answers(&mut parser, m, id))).collect();
+        while !open.is_empty() {
+            let waited = self.until(revision, |m| open.iter().any(|id| response_id(m) == Some(id))).await;
+            all.before.extend(waited.before);
+            match waited.answer {
+                Some(bytes) => {
+                    open.retain(|id| !answers(&mut parser, &bytes, id));
+                    all.before.push(bytes);
+                }
+                // Silence past the fences is the check's to judge (an id
+                // answered as another, say); an exit or a flood is not.
+                None => {
+                    all.failure = waited.failure.filter(|_| !waited.silent);
+                    return all;
+                }
+            }
+        }
+        all
     }
 
     /// Sends one request and waits for its answer.
@@ -317,6 +345,23 @@ pub struct Waited {
     pub answer: Option<Vec<u8>>,
     /// Why it never came.
     pub failure: Option<String>,
+    /// It never came because the server wrote nothing more within the
+    /// wait (it did not exit, flood, or write on past it).
+    pub silent: bool,
+}
+
+/// The id a response answers.
+fn response_id<'m>(message: &'m Message<'_>) -> Option<&'m Id<'m>> {
+    match message {
+        Message::Result(r) => Some(&r.id),
+        Message::Error(e) => e.id.as_ref(),
+        Message::Request(_) | Message::Notification(_) => None,
+    }
+}
+
+/// Whether `bytes` is a response to `id`.
+fn answers(parser: &mut Parser, bytes: &[u8], id: &Id<'_>) -> bool {
+    matches!(parser.parse(bytes), Ok(Envelope::Single(m)) if response_id(&m) == Some(id))
 }
 
 fn line_of(frame: Line<'_>) -> ServerLine {

@@ -195,21 +195,44 @@ impl Subject {
     }
 
     /// Sends what a check provokes with, and proves the server still
-    /// serves after it: stdio, by a `ping` written right after it, which
-    /// also closes what the provocation got; HTTP, by a `ping` after its
-    /// answer. `awaited`: a request id among what was sent, whose answer is
-    /// waited for even past the ping's. `failure` is set when the server
-    /// stopped serving; a stdio server is then started again (and shaken
-    /// hands with) for the checks that follow. Answers to ids of earlier
-    /// checks (a server that answered late) are left out.
+    /// serves after it: stdio, by two harmless requests written after it
+    /// one at a time (see [`StdioServer::provoke`]), which also close what
+    /// the provocation got; HTTP, by one after its answer. The first must
+    /// be answered with a result: `failure` is set when the server stopped
+    /// serving, and a stdio server is then started again (and shaken hands
+    /// with) for the checks that follow. Answers to ids of earlier checks
+    /// (a server that answered late) are left out.
+    ///
+    /// [`StdioServer::provoke`]: super::stdio::StdioServer::provoke
     pub async fn provoke(&mut self, sent: Sent) -> Answer {
+        self.provoke_awaiting(sent, &[]).await
+    }
+
+    /// As [`Subject::provoke`], and on stdio waits past the harmless
+    /// requests for the answers to `awaited`, ids among what was sent
+    /// that the rules say the server answers, so that a server that runs
+    /// requests at once and answers them out of order is not taken for
+    /// silent.
+    pub async fn provoke_awaiting(&mut self, sent: Sent, awaited: &[Id<'static>]) -> Answer {
         let revision = self.revision();
         let (alive_id, alive) = self.alive_request();
+        let (fence_id, fence) = self.alive_request();
+        let harmless = self.wire.harmless();
         let mut answer = match &mut self.peer {
             Peer::Stdio(server) => {
-                let mut answer = server.provoke(&sent.body, &(alive_id.clone(), alive.body.clone()), revision).await;
+                let fences = [(alive_id.clone(), alive.body.clone()), (fence_id, fence.body)];
+                let waited = server.provoke(&sent.body, &fences, awaited, revision).await;
                 let spent = self.spent;
-                answer.messages.retain(|m| !answers_earlier(m, spent, revision));
+                let messages = waited.before.into_iter().filter(|m| !answers_earlier(m, spent, revision)).collect();
+                let mut answer = Answer { messages, failure: waited.failure, ..Answer::default() };
+                // Answered, but not served: a server that now refuses the
+                // request it served before no longer serves the revision.
+                if answer.failure.is_none() {
+                    let check = Answer { messages: waited.answer.into_iter().collect(), ..Answer::default() };
+                    if result_of(&check, &alive_id, revision).is_none() {
+                        answer.failure = Some(stopped_serving(harmless, &check));
+                    }
+                }
                 answer
             }
             Peer::Http(server) => {
@@ -220,7 +243,7 @@ impl Subject {
                         .await;
                     if result_of(&check, &alive_id, revision).is_none() {
                         let mut stopped = answer.clone();
-                        stopped.failure = Some(format!("it stopped serving after it: a ping got {}", check.describe()));
+                        stopped.failure = Some(stopped_serving(harmless, &check));
                         return stopped;
                     }
                 }
@@ -312,7 +335,7 @@ impl Subject {
         if answer.failure.is_none()
             && let Err(e) = self.alive().await
         {
-            answer.failure = Some(format!("it stopped serving after it: a ping got {e}"));
+            answer.failure = Some(format!("it stopped serving after it: {} got {e}", self.wire.harmless()));
         }
         answer
     }
@@ -461,6 +484,12 @@ pub fn result_of(answer: &Answer, id: &Id<'_>, revision: Revision) -> Option<Vec
         Ok(Envelope::Single(Message::Result(r))) if r.id == *id => Some(bytes.clone()),
         _ => None,
     })
+}
+
+/// Why a server that answered the liveness request (method `alive`) with `check`
+/// (an error, say) is taken to have stopped serving.
+fn stopped_serving(alive: &str, check: &Answer) -> String {
+    format!("it stopped serving after it: {alive} got {}", check.describe())
 }
 
 /// Whether `bytes` is a response to an integer id below `spent` (or to an

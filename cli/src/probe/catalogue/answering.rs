@@ -13,7 +13,8 @@ pub async fn unknown_method(s: &mut Subject) -> Outcome {
     let sent = Sent::post(message.body, message.headers);
     let http = s.is_http();
     let modern = s.revision().mirrors_headers();
-    let answer = s.provoke(sent.clone()).await;
+    // The error is due with the id: waited for, however late it comes.
+    let answer = s.provoke_awaiting(sent.clone(), &[Id::Int(id as i64)]).await;
     let expected = if http && modern { "error -32601 with the id, status 404" } else { "error -32601 with the id" };
     let mut outcome = Outcome::new(sent.describe(http), expected, &answer);
     let want = Want { code: -32601, id: Some(Id::Int(id as i64)), also: &[], alike: &[] };

@@ -1,8 +1,9 @@
 //! Valid JSON that is no valid request: -32600, with the id where it
 //! could be read.
 
-use mcp_envelope::Id;
-use mcp_envelope_grade::{self as verdict, Outcome, Want};
+use mcp_envelope::{Id, Message};
+use mcp_envelope_grade::{self as verdict, Outcome, Read, Verdict, Want};
+use serde_json::json;
 
 use super::raw;
 use crate::probe::subject::Subject;
@@ -50,15 +51,40 @@ pub async fn params_a_string(s: &mut Subject) -> Outcome {
     invalid_or(s, body, true, &[-32602]).await
 }
 
+/// A message that is a request (`method`, `id`) and an error response
+/// (`id`, `error`) at once, with a `result` besides. This project reads it
+/// strictly: -32600. The texts leave room for two other readings, each a
+/// warning: the request it also is, answered (JSON-RPC lists a request's
+/// members and forbids none; the schemas allow members they do not name),
+/// or a response with `result` and `error`, which JSON-RPC forbids and
+/// names no answer to, left unanswered (stdio) or accepted (HTTP 202).
 pub async fn result_and_error_together(s: &mut Subject) -> Outcome {
-    invalid(
-        s,
-        |id, m| {
-            format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{m}","result":{{}},"error":{{"code":1,"message":"x"}}}}"#)
-        },
-        true,
-    )
-    .await
+    let id = s.id();
+    let method = s.wire.harmless();
+    // The harmless request as the revision wants it (its `_meta` under
+    // 2026-07-28), so that read as the request it is answered.
+    let request = s.wire.message(Some(json!(id)), method, None).body;
+    let open = request.strip_suffix(b"}").unwrap_or(&request);
+    let body = [open, br#","result":{},"error":{"code":1,"message":"x"}}"#].concat();
+    let sent = raw(s, &body, method);
+    let http = s.is_http();
+    let want = Want { code: -32600, id: Some(Id::Int(id as i64)), also: &[], alike: &[] };
+    let answer = s.provoke(sent.clone()).await;
+    let outcome = Outcome::new(sent.describe(http), want.describe(http), &answer);
+    if answer.failure.is_none() {
+        let served = verdict::results(&answer, &[Id::Int(id as i64)], s.revision()).is_empty();
+        if served {
+            return outcome.judge(Verdict::Warn, "taken as the request it also is, and answered");
+        }
+        let responded = answer.read(s.revision()).iter().any(|r| {
+            matches!(r, Read::Message(Message::Result(_) | Message::Error(_)) | Read::Batch(_) | Read::Invalid(_))
+        });
+        let unanswered = !responded && (!http || answer.status == Some(202));
+        if unanswered {
+            return outcome.judge(Verdict::Warn, "taken as the response it also is, and not answered");
+        }
+    }
+    verdict::error(outcome, &answer, &want, s.revision(), http)
 }
 
 /// `body(id)`: a message that is no valid request; `readable`: its id

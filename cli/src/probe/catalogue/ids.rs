@@ -26,7 +26,7 @@ async fn id_echoed(s: &mut Subject, id: Value) -> Outcome {
         Value::String(text) => Id::Str(text.clone().into()),
         other => Id::Int(other.as_i64().unwrap_or_default()),
     };
-    let answer = s.provoke(sent.clone()).await;
+    let answer = s.provoke_awaiting(sent.clone(), std::slice::from_ref(&wanted)).await;
     let outcome = Outcome::new(sent.describe(http), format!("a result with id {raw_id}, as sent"), &answer);
     if let Some(failure) = &answer.failure {
         return outcome.judge(Verdict::Fail, failure.clone());
@@ -72,7 +72,7 @@ pub async fn in_flight(s: &mut Subject) -> Outcome {
         both
     } else {
         let body = [first.body, second.body].join(&b"\n"[..]);
-        s.provoke(Sent::post(body, Vec::new())).await
+        s.provoke_awaiting(Sent::post(body, Vec::new()), &ids).await
     };
     let outcome = Outcome::new(sent_text, "a result to each id, once", &answer);
     if let Some(failure) = &answer.failure {

@@ -8,16 +8,22 @@ use serde_json::json;
 use super::raw;
 use crate::probe::subject::Subject;
 
+// Each with a fresh id: a server that reads the message after all (a
+// lossy decoder) answers with it, and is seen to.
 pub async fn bad_json(s: &mut Subject) -> Outcome {
-    parse_error(s, br#"{"jsonrpc": "2.0", "id": 1, "method": ping}"#).await
+    let id = s.id();
+    parse_error(s, format!(r#"{{"jsonrpc": "2.0", "id": {id}, "method": ping}}"#).as_bytes()).await
 }
 
 pub async fn truncated(s: &mut Subject) -> Outcome {
-    parse_error(s, br#"{"jsonrpc":"2.0","id":1,"method":"ping""#).await
+    let id = s.id();
+    parse_error(s, format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping""#).as_bytes()).await
 }
 
 pub async fn invalid_utf8(s: &mut Subject) -> Outcome {
-    parse_error(s, b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"p\xffng\"}").await
+    let id = s.id();
+    let body = [format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"p"#).as_bytes(), b"\xffng\"}"].concat();
+    parse_error(s, &body).await
 }
 
 async fn parse_error(s: &mut Subject, body: &[u8]) -> Outcome {

@@ -16,8 +16,9 @@ const ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
 
 /// The first message that opens the stream is the acknowledgement.
 pub async fn acknowledged_first(s: &mut Subject) -> Outcome {
-    let Some((id, outcome, opening)) = open(s).await else {
-        return Outcome::skip("the server does not offer subscriptions/listen and declares nothing it would announce");
+    let (id, outcome, opening) = match open(s).await {
+        Ok(opened) => opened,
+        Err(declined) => return Outcome::skip(declined),
     };
     let outcome = match outcome {
         Ok(outcome) => outcome,
@@ -37,8 +38,9 @@ pub async fn acknowledged_first(s: &mut Subject) -> Outcome {
 
 /// The acknowledgement carries the subscription's id: the request's.
 pub async fn subscription_id(s: &mut Subject) -> Outcome {
-    let Some((id, outcome, opening)) = open(s).await else {
-        return Outcome::skip("the server does not offer subscriptions/listen and declares nothing it would announce");
+    let (id, outcome, opening) = match open(s).await {
+        Ok(opened) => opened,
+        Err(declined) => return Outcome::skip(declined),
     };
     let outcome = match outcome {
         Ok(outcome) => outcome,
@@ -64,10 +66,16 @@ enum Opening {
     Answer,
 }
 
-/// Opens a stream: the request's id, the outcome so far (or the judged
-/// one, when the server refused in a way that decides), and what opened
-/// it. `None`: the server has no subscriptions and says so.
-async fn open(s: &mut Subject) -> Option<(u64, Result<Outcome, Outcome>, Option<Opening>)> {
+/// What opening a stream gave: the request's id, the outcome so far (or
+/// the judged one, when the server refused in a way that decides), and
+/// what opened it.
+type Opened = (u64, Result<Outcome, Outcome>, Option<Opening>);
+
+/// Opens a stream. `Err`: why there is nothing to judge, a server that
+/// declares nothing it would announce and refuses the request (the
+/// revision obliges no server to offer subscriptions; one with nothing to
+/// send may say no: method not found, or a limit of none).
+async fn open(s: &mut Subject) -> Result<Opened, String> {
     let announced = ["tools", "prompts", "resources"].into_iter().find(|c| s.declares(&format!("{c}/listChanged")));
     let filter = match announced {
         Some("prompts") => json!({"promptsListChanged": true}),
@@ -80,7 +88,7 @@ async fn open(s: &mut Subject) -> Option<(u64, Result<Outcome, Outcome>, Option<
     let sent = String::from_utf8_lossy(&message.body).into_owned();
     let outcome = Outcome::new(sent, format!("{ACKNOWLEDGED} first, with subscription id {id}"), &answer);
     if let Some(failure) = &answer.failure {
-        return Some((id, Err(outcome.judge(Verdict::Fail, failure.clone())), None));
+        return Ok((id, Err(outcome.judge(Verdict::Fail, failure.clone())), None));
     }
     // Over HTTP the stream is the subscription's own; over stdio the
     // server's other notifications share the line, and only the
@@ -99,11 +107,13 @@ async fn open(s: &mut Subject) -> Option<(u64, Result<Outcome, Outcome>, Option<
             }
             Read::Message(Message::Error(e)) if e.id == Some(Id::Int(id as i64)) => {
                 let offered = announced.is_some() || s.declares("resources/subscribe");
-                if e.error.code == -32601 && !offered {
-                    return None;
+                let refused = format!("refused with {} ({})", e.error.code, e.error.message);
+                if !offered {
+                    return Err(format!(
+                        "subscriptions/listen {refused}, and the server declares nothing it would announce"
+                    ));
                 }
-                let why = format!("refused with {} ({})", e.error.code, e.error.message);
-                return Some((id, Err(outcome.judge(Verdict::Fail, why)), None));
+                return Ok((id, Err(outcome.judge(Verdict::Fail, refused)), None));
             }
             Read::Message(Message::Result(r)) if r.id == Id::Int(id as i64) => {
                 opening = Some(Opening::Answer);
@@ -112,5 +122,5 @@ async fn open(s: &mut Subject) -> Option<(u64, Result<Outcome, Outcome>, Option<
             _ => {}
         }
     }
-    Some((id, Ok(outcome), opening))
+    Ok((id, Ok(outcome), opening))
 }

@@ -48,7 +48,7 @@ pub async fn client_info_optional(s: &mut Subject) -> Outcome {
     let body = json!({"jsonrpc": "2.0", "id": id, "method": METHOD, "params": {"_meta": meta}});
     let sent = Sent::post(serde_json::to_vec(&body).unwrap_or_default(), s.wire.headers(METHOD, None));
     let http = s.is_http();
-    let answer = s.provoke(sent.clone()).await;
+    let answer = s.provoke_awaiting(sent.clone(), &[Id::Int(id as i64)]).await;
     let outcome = Outcome::new(sent.describe(http), format!("a result for id {id}"), &answer);
     if let Some(failure) = &answer.failure {
         return outcome.judge(Verdict::Fail, failure.clone());
@@ -75,7 +75,7 @@ async fn malformed(s: &mut Subject, params: Value, versionless: bool) -> Outcome
         also: if whole && !http { EARLIER_ERA } else { &[] },
         alike: if versionless && http { &[-32020] } else { &[] },
     };
-    let answer = s.provoke(sent.clone()).await;
+    let answer = s.provoke_awaiting(sent.clone(), &[Id::Int(id as i64)]).await;
     let expected =
         if http { format!("400 with error -32602 and id {id}") } else { format!("error -32602 with id {id}") };
     let outcome = Outcome::new(sent.describe(http), expected, &answer);

@@ -43,7 +43,7 @@ async fn removed(s: &mut Subject, method: &str, params: Value) -> Outcome {
     let sent = Sent::post(message.body, message.headers);
     let http = s.is_http();
     let want = Want { code: -32601, id: Some(Id::Int(id as i64)), also: &[], alike: &[] };
-    let answer = s.provoke(sent.clone()).await;
+    let answer = s.provoke_awaiting(sent.clone(), &[Id::Int(id as i64)]).await;
     let expected =
         if http { format!("404 with error -32601 and id {id}") } else { format!("error -32601 with id {id}") };
     let outcome = Outcome::new(sent.describe(http), expected, &answer);

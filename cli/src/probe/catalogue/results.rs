@@ -139,7 +139,7 @@ pub async fn discover_capabilities(s: &mut Subject) -> Outcome {
     if s.discovered.is_none() {
         return Outcome::skip("no server/discover result to read");
     }
-    let mut faults = Vec::new();
+    let (mut faults, mut loose) = (Vec::new(), Vec::new());
     let mut got = Vec::new();
     for (method, capability) in [("tools/list", "tools"), ("prompts/list", "prompts"), ("resources/list", "resources")]
     {
@@ -150,11 +150,26 @@ pub async fn discover_capabilities(s: &mut Subject) -> Outcome {
             return Outcome::new(method.into(), "each list answered as its capability says", &answer)
                 .judge(Verdict::Fail, failure.clone());
         }
-        let answered = result_of(&answer, &Id::Int(id as i64), s.revision()).is_some();
+        let result = result_of(&answer, &Id::Int(id as i64), s.revision());
+        // How many the list holds: a server that lists none offers none.
+        let items = result
+            .as_ref()
+            .and_then(|bytes| serde_json::from_slice::<Value>(bytes).ok())
+            .and_then(|v| v.pointer(&format!("/result/{capability}")).and_then(Value::as_array).map(Vec::len));
         let declared = s.declares(capability);
-        got.push(format!("{method}: {}", if answered { "a result" } else { "no result" }));
-        if answered && !declared {
-            faults.push(format!("{method} answers, and {capability} is not declared"));
+        got.push(match (&result, items) {
+            (None, _) => format!("{method}: no result"),
+            (Some(_), Some(n)) => format!("{method}: a result listing {n}"),
+            (Some(_), None) => format!("{method}: a result"),
+        });
+        if result.is_some() && !declared {
+            // "Servers that support prompts MUST declare the prompts
+            // capability": one that lists some supports them; an empty
+            // list is the schema's "not available" said less plainly.
+            match items {
+                Some(0) => loose.push(format!("{method} answers an empty list, where {capability} is not declared")),
+                _ => faults.push(format!("{method} answers, and {capability} is not declared")),
+            }
         }
         let not_found = answer.read(s.revision()).iter().any(|r| {
             matches!(r, mcp_envelope_grade::Read::Message(mcp_envelope::Message::Error(e)) if e.error.code == -32601)
@@ -170,7 +185,11 @@ pub async fn discover_capabilities(s: &mut Subject) -> Outcome {
         got: got.join("; "),
         why: None,
     };
-    if faults.is_empty() { outcome } else { outcome.judge(Verdict::Fail, faults.join("; ")) }
+    match (faults.is_empty(), loose.is_empty()) {
+        (false, _) => outcome.judge(Verdict::Fail, faults.join("; ")),
+        (true, false) => outcome.judge(Verdict::Warn, loose.join("; ")),
+        (true, true) => outcome,
+    }
 }
 
 /// A list result, of a capability the server declared: "Servers MUST
