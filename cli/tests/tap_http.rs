@@ -618,6 +618,64 @@ fn tap_http_reaches_an_https_upstream_it_trusts_through_upstream_ca_and_no_other
     assert!(requests.try_recv().is_err(), "nothing was sent to a server the tap does not trust");
 }
 
+/// The tap, given `pem` as `--upstream-ca`, in front of an https server
+/// that presents `certs`: the status the client gets, and its body.
+fn through_tls(name: &str, certs: &certs::Certs, pem: &str) -> (String, String) {
+    let dir = std::env::temp_dir().join(format!("mcp-envelope-tap-http-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ca = dir.join("upstream.pem");
+    std::fs::write(&ca, pem).unwrap();
+    let (port, _) = tls_upstream(certs, r#"{"jsonrpc":"2.0","id":7,"result":{}}"#);
+    let url = format!("https://127.0.0.1:{port}/mcp");
+    let (tap, _) = Tap::start_at(name, &url, &["--revision", "2025-11-25", "--upstream-ca", ca.to_str().unwrap()]);
+    let (head, body) = body_of(&tap.post(&[ACCEPT, JSON, V1125], PING));
+    (head.lines().next().unwrap_or_default().to_owned(), String::from_utf8_lossy(&body).into_owned())
+}
+
+#[test]
+fn tap_http_trusts_the_self_signed_certificate_it_is_given_and_checks_the_rest() {
+    // Made as `openssl req -x509` makes one: its own issuer, and a CA.
+    let usual = certs::self_signed(&["localhost"], true, false).unwrap();
+    let (status, body) = through_tls("pinned", &usual, &usual.ca);
+    assert!(status.starts_with("HTTP/1.1 200"), "{status} {body}");
+    assert_eq!(body, r#"{"jsonrpc":"2.0","id":7,"result":{}}"#);
+    // Another certificate of the same names, another key: refused.
+    let other = certs::self_signed(&["localhost"], true, false).unwrap();
+    let (status, body) = through_tls("pinned-other", &usual, &other.ca);
+    assert!(status.starts_with("HTTP/1.1 502") && body.contains("certificate"), "{status} {body}");
+    // The very certificate, but expired, or for another name: refused.
+    let expired = certs::self_signed(&["localhost"], true, true).unwrap();
+    let (status, body) = through_tls("pinned-expired", &expired, &expired.ca);
+    assert!(status.starts_with("HTTP/1.1 502") && body.contains("Expired"), "{status} {body}");
+    let elsewhere = certs::self_signed(&["mcp.example.com"], false, false).unwrap();
+    let (status, body) = through_tls("pinned-name", &elsewhere, &elsewhere.ca);
+    assert!(status.starts_with("HTTP/1.1 502") && body.contains("NotValidForName"), "{status} {body}");
+}
+
+#[test]
+fn probe_ca_trusts_the_self_signed_certificate_it_is_given_as_the_tap_does() {
+    let usual = certs::self_signed(&["localhost"], true, false).unwrap();
+    let other = certs::self_signed(&["localhost"], true, false).unwrap();
+    let dir = std::env::temp_dir().join(format!("mcp-envelope-probe-ca-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (port, _) = tls_upstream(&usual, r#"{"jsonrpc":"2.0","id":7,"result":{}}"#);
+    let url = format!("https://127.0.0.1:{port}/mcp");
+    let mut said = Vec::new();
+    for (name, pem) in [("same", &usual.ca), ("other", &other.ca)] {
+        let ca = dir.join(format!("{name}.pem"));
+        std::fs::write(&ca, pem).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_mcp-envelope"))
+            .args(["probe", "--wait", "2", "--revision", "2025-11-25", "--ca", ca.to_str().unwrap(), &url])
+            .output()
+            .unwrap();
+        said.push(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    // Trusted, the probe reaches the server (which answers the handshake
+    // with another id); not trusted, it never gets past the certificate.
+    assert!(!said[0].contains("certificate") && said[0].contains("initialize"), "{}", said[0]);
+    assert!(said[1].contains("invalid peer certificate"), "{}", said[1]);
+}
+
 #[test]
 fn tap_http_logs_a_client_that_leaves_mid_stream_and_goes_on_serving() {
     let (go, wait) = mpsc::channel::<()>();
