@@ -125,7 +125,7 @@ impl Tap {
     /// Sends a POST and reads the whole response.
     fn post(&self, headers: &[(&str, &str)], body: &[u8]) -> Vec<u8> {
         let mut stream = self.connect();
-        stream.write_all(&post(headers, body)).unwrap();
+        stream.write_all(&post(self.port, headers, body)).unwrap();
         let mut response = Vec::new();
         stream.read_to_end(&mut response).unwrap();
         response
@@ -154,8 +154,9 @@ impl Drop for Tap {
     }
 }
 
-fn post(headers: &[(&str, &str)], body: &[u8]) -> Vec<u8> {
-    let mut request = b"POST /mcp?x=1 HTTP/1.1\r\nHost: example.test\r\nConnection: close\r\n".to_vec();
+/// A POST to the tap on `port`, naming it in `Host` as a client does.
+fn post(port: u16, headers: &[(&str, &str)], body: &[u8]) -> Vec<u8> {
+    let mut request = format!("POST /mcp?x=1 HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n").into_bytes();
     for (name, value) in headers {
         request.extend(format!("{name}: {value}\r\n").bytes());
     }
@@ -215,7 +216,7 @@ fn tap_http_relays_a_json_exchange_unchanged_and_logs_each_message_once() {
     let text = String::from_utf8_lossy(&request);
     assert!(text.starts_with("POST /mcp?x=1 HTTP/1.1\r\n"), "{text}");
     assert!(text.to_ascii_lowercase().contains(&format!("host: 127.0.0.1:{}\r\n", up.port)), "{text}");
-    assert!(!text.to_ascii_lowercase().contains("example.test"), "{text}");
+    assert!(!text.to_ascii_lowercase().contains(&format!("host: 127.0.0.1:{}\r\n", tap.port)), "{text}");
     assert!(text.contains("X-Trace: abc\r\n") || text.contains("x-trace: abc\r\n"), "{text}");
     assert!(request.ends_with(PING));
     let log = tap.log(2);
@@ -244,7 +245,7 @@ fn tap_http_passes_an_event_stream_on_event_by_event_as_it_arrives() {
     ]]);
     let tap = Tap::start("sse", up.port, &["--revision", "2025-11-25"]);
     let mut stream = tap.connect();
-    stream.write_all(&post(&[ACCEPT, JSON, V1125], PING)).unwrap();
+    stream.write_all(&post(tap.port, &[ACCEPT, JSON, V1125], PING)).unwrap();
     // The first events reach the client and the log while the upstream
     // still holds the response back.
     let mut seen = Vec::new();
@@ -401,8 +402,9 @@ fn keep_alive_upstream() -> (u16, Receiver<String>) {
 /// Sends a POST on a kept-alive connection and reads its one response.
 fn post_kept_alive(stream: &mut TcpStream, body: &[u8]) -> String {
     let head = format!(
-        "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
          MCP-Protocol-Version: 2025-11-25\r\nContent-Length: {}\r\n\r\n",
+        stream.peer_addr().unwrap(),
         body.len()
     );
     stream.write_all(&[head.as_bytes(), body].concat()).unwrap();
@@ -489,8 +491,9 @@ fn tap_http_relays_requests_written_a_moment_apart_on_two_connections_in_the_ord
     assert_eq!((next(), next()), ("accept 1".to_owned(), "accept 2".to_owned()));
     let request = |path: &str| {
         format!(
-            "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, \
+            "POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\nAccept: application/json, \
              text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\nContent-Length: {}\r\n\r\n{}",
+            tap.port,
             PING.len(),
             String::from_utf8_lossy(PING)
         )
@@ -541,7 +544,10 @@ fn tap_http_serves_the_endpoint_s_path_with_its_query_and_relays_other_paths_unj
     // Another path: relayed as sent, not judged, noted.
     let mut stream = tap.connect();
     stream
-        .write_all(b"GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .write_all(
+            format!("GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\nHost: localhost:{}\r\nConnection: close\r\n\r\n", tap.port)
+                .as_bytes(),
+        )
         .unwrap();
     let mut response = Vec::new();
     stream.read_to_end(&mut response).unwrap();
@@ -676,6 +682,76 @@ fn probe_ca_trusts_the_self_signed_certificate_it_is_given_as_the_tap_does() {
     assert!(said[1].contains("invalid peer certificate"), "{}", said[1]);
 }
 
+/// What the upstream was sent, connection by connection, until it has
+/// been quiet a moment (an empty one: a connection closed unused).
+fn relayed(up: &Upstream) -> impl Iterator<Item = Vec<u8>> + '_ {
+    std::iter::from_fn(|| up.requests.recv_timeout(Duration::from_millis(300)).ok())
+}
+
+/// A POST to the tap with `Host` and `Origin` as given: its response.
+fn post_as(tap: &Tap, host: &str, origin: Option<&str>) -> String {
+    let origin = origin.map_or_else(String::new, |o| format!("Origin: {o}\r\n"));
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {host}\r\n{origin}Content-Type: application/json\r\nAccept: application/json, \
+         text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{}",
+        PING.len(),
+        String::from_utf8_lossy(PING)
+    );
+    let mut stream = tap.connect();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).unwrap();
+    String::from_utf8_lossy(&response).into_owned()
+}
+
+#[test]
+fn tap_http_refuses_a_rebinding_request_on_its_listener_and_serves_its_own_names() {
+    // The upstream checks nothing: the tap alone stands between a page
+    // that rebinds a name to 127.0.0.1 and the server.
+    let answer = r#"{"jsonrpc":"2.0","id":7,"result":{}}"#;
+    let served = |n| (0..n).map(|_| vec![Step::Send(json_response(answer))]).collect::<Vec<_>>();
+    // Each client connection opens one to the upstream, refused or not.
+    let up = upstream(served(5));
+    let tap = Tap::start("guard", up.port, &["--revision", "2025-11-25"]);
+    for (host, origin) in [
+        ("evil.example.com".to_owned(), Some("http://evil.example.com")),
+        (format!("evil.example.com:{}", tap.port), None),
+        (format!("127.0.0.1:{}", tap.port), Some("http://evil.example.com")),
+    ] {
+        let response = post_as(&tap, &host, origin);
+        assert!(response.starts_with("HTTP/1.1 403"), "{host} {origin:?}: {response}");
+        let (_, body) = body_of(response.as_bytes());
+        let error: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!((&error["jsonrpc"], &error["error"]["code"]), (&"2.0".into(), &(-32000).into()), "{error}");
+        assert!(error.get("id").is_none(), "{error}");
+    }
+    let notes: Vec<Value> = tap.log(3);
+    let kinds: Vec<&str> = notes.iter().map(|l| l["note"].as_str().unwrap_or_default()).collect();
+    assert_eq!(kinds, ["foreign-host", "foreign-host", "foreign-origin"], "{notes:?}");
+    // The upstream saw connections open and close, and no request.
+    assert!(relayed(&up).take(3).all(|r| r.is_empty()), "a refused request never reaches the server");
+    // Its own names, with a page on this machine as the origin: served,
+    // the Origin relayed as it came.
+    for (host, origin) in
+        [(format!("127.0.0.1:{}", tap.port), None), (format!("localhost:{}", tap.port), Some("http://localhost:6274"))]
+    {
+        let response = post_as(&tap, &host, origin);
+        assert!(response.starts_with("HTTP/1.1 200"), "{host}: {response}");
+        let request = relayed(&up).find(|r| !r.is_empty()).unwrap();
+        let request = String::from_utf8_lossy(&request).to_ascii_lowercase();
+        assert_eq!(request.contains("origin: http://localhost:6274\r\n"), origin.is_some(), "{request}");
+    }
+    // --allow-host and --allow-origin widen it.
+    let up = upstream(served(1));
+    let tap = Tap::start(
+        "guard-allow",
+        up.port,
+        &["--revision", "2025-11-25", "--allow-host", "dev.internal", "--allow-origin", "https://app.example.com"],
+    );
+    let response = post_as(&tap, &format!("dev.internal:{}", tap.port), Some("https://app.example.com"));
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+}
+
 #[test]
 fn tap_http_logs_a_client_that_leaves_mid_stream_and_goes_on_serving() {
     let (go, wait) = mpsc::channel::<()>();
@@ -693,7 +769,7 @@ fn tap_http_logs_a_client_that_leaves_mid_stream_and_goes_on_serving() {
     ]);
     let tap = Tap::start("gone", up.port, &["--revision", "2025-11-25"]);
     let mut stream = tap.connect();
-    stream.write_all(&post(&[ACCEPT, JSON, V1125], PING)).unwrap();
+    stream.write_all(&post(tap.port, &[ACCEPT, JSON, V1125], PING)).unwrap();
     let mut seen: Vec<u8> = Vec::new();
     let mut buf = [0u8; 4096];
     while !seen.windows(6).any(|w| w == b"level\"") {
@@ -744,8 +820,9 @@ fn read_response(stream: &mut TcpStream) -> String {
 fn modern_call(stream: &mut TcpStream) -> String {
     let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
     let head = format!(
-        "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
          MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: a\r\nContent-Length: {}\r\n\r\n{body}",
+        stream.peer_addr().unwrap(),
         body.len()
     );
     stream.write_all(head.as_bytes()).unwrap();

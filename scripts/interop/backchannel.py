@@ -150,6 +150,10 @@ class Tapped:
                                               str(target), self.record_dir])
         command = [bin, "tap", "--http", "--listen", f"127.0.0.1:{tport}", "--upstream", upstream,
                    "--backend", "both", "--log", self.log]
+        if record == "before":
+            # The recorder relays the client's bytes as they are: their
+            # Host names the recorder, which the tap must be told to take.
+            command += ["--allow-host", f"127.0.0.1:{rport}"]
         self.tap = subprocess.Popen(command + (["--upstream-ca", https_ca] if https_ca else []),
                                     stderr=subprocess.DEVNULL)
         interop.wait_for(tport, "the tap", self.tap)

@@ -8,15 +8,20 @@ message, and on log lines other than the messages the recorder counted (it
 sits between the client and the tap here, the one place the bytes are
 plain). Then times the tap: sequential `tools/call`s of echo in one session,
 directly over https and through the tap, and prints p50 and p99 of the
-round trips.
+round trips. Last, sessions with the same server under a certificate made
+the way most local https servers have one, `openssl req -x509` (its own
+issuer, and a CA), given to the tap as `--upstream-ca` itself (test_certs'
+self.pem, made the same way, where openssl is not installed).
 
-Usage: tls.py --bin MCP_ENVELOPE --certs DIR (ca.pem, cert.pem, key.pem)
---out DIR (with the Python that has `mcp` installed)."""
+Usage: tls.py --bin MCP_ENVELOPE --certs DIR (ca.pem, cert.pem, key.pem,
+self.pem, self-key.pem) --out DIR (with the Python that has `mcp`
+installed)."""
 import argparse
 import asyncio
 import http.client
 import json
 import os
+import shutil
 import ssl
 import subprocess
 import sys
@@ -74,6 +79,42 @@ def untrusted(bin, out, port):
     return status, notes
 
 
+def usual_certificate(certs, out):
+    """A self-signed certificate for localhost and 127.0.0.1 as `openssl req
+    -x509` makes it: its files, and how it was made."""
+    cert, key = os.path.join(out, "openssl-cert.pem"), os.path.join(out, "openssl-key.pem")
+    made = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                           "-days", "30", "-subj", "/CN=localhost", "-addext",
+                           "subjectAltName=IP:127.0.0.1,DNS:localhost"], capture_output=True) \
+        if shutil.which("openssl") else None
+    if made is not None and made.returncode == 0:
+        return cert, key, "openssl req -x509"
+    return os.path.join(certs, "self.pem"), os.path.join(certs, "self-key.pem"), "test_certs self.pem"
+
+
+def self_signed_sessions(bin, certs, out):
+    """The first Python configuration, directly and through the tap, with
+    the server's own self-signed certificate as the tap's --upstream-ca."""
+    cert, key, how = usual_certificate(certs, out)
+    port = interop.free_port()
+    server = subprocess.Popen([sys.executable, os.path.join(HERE, "backchannel_server.py"), str(port), cert, key],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        interop.wait_for(port, "the https server with a self-signed certificate", server)
+        name, _, mode, calls, expected = next(c for c in backchannel.CONFIGURATIONS if c[1] == "py")
+        trust = ssl.create_default_context(cafile=cert)
+        direct = asyncio.run(backchannel.sessions(f"https://127.0.0.1:{port}/mcp", mode, calls, expected, SESSIONS, 0,
+                                                  trust))
+        tapped = backchannel.Tapped(bin, out, "https-self-signed", port, https_ca=cert, record="before")
+        try:
+            through = asyncio.run(backchannel.sessions(tapped.url, mode, calls, expected, SESSIONS, 0))
+        finally:
+            tapped.stop()
+        return backchannel.row_and_failures(f"https {name}, self-signed ({how})", direct, through, tapped.judge())
+    finally:
+        interop.stop(server)
+
+
 def percentile(ordered, p):
     """Nearest rank."""
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
@@ -123,6 +164,9 @@ def main():
             failures.append(f"without --upstream-ca: answered {status}, notes {refused}, not 502 and a certificate note")
     finally:
         interop.stop(server)
+    row, found = self_signed_sessions(args.bin, args.certs, args.out)
+    rows.append(row)
+    failures += found
     print("| configuration | MCP-Protocol-Version sent | sessions | ok directly | ok through the tap | identical | "
           "messages counted (client, server) | log lines | findings | invalid | notes |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")

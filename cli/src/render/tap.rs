@@ -108,6 +108,18 @@ pub fn note_line(exchange: u64, http_method: &str, note: &'static str, detail: O
     })
 }
 
+/// The body of a refusal the tap writes itself: a JSON-RPC error with no
+/// id (it answers no message it read), and a newline.
+pub fn refusal_body(code: i64, message: &str) -> Vec<u8> {
+    json::line(|o| {
+        o.str("jsonrpc", "2.0");
+        let mut error = o.object_named("error");
+        error.int("code", code);
+        error.str("message", message);
+        error.close();
+    })
+}
+
 /// What the stdio tap notes outside the messages, logged with its stable
 /// name as `note` and then its fields.
 pub enum StdioNote<'s> {

@@ -43,9 +43,18 @@ pub struct TapArgs {
     #[arg(long, requires = "http", value_name = "URL")]
     pub upstream: Option<String>,
     /// With `--http` and an https upstream: a PEM file of certificates to
-    /// trust besides the platform's roots (a private CA).
+    /// trust besides the platform's roots: a private CA, or the server's
+    /// own certificate (a self-signed one), trusted for that server.
     #[arg(long, requires = "upstream", value_name = "FILE")]
     pub upstream_ca: Option<std::path::PathBuf>,
+    /// With `--http`: a `Host` the tap accepts besides its own loopback
+    /// address and `localhost` (NAME, any port; or NAME:PORT). Repeatable.
+    #[arg(long, requires = "http", value_name = "NAME")]
+    pub allow_host: Vec<String>,
+    /// With `--http`: an `Origin` the tap accepts besides loopback ones
+    /// (https://app.example.com). Repeatable.
+    #[arg(long, requires = "http", value_name = "ORIGIN")]
+    pub allow_origin: Vec<String>,
     /// After a signal to the tap (passed on to the stdio server), how many
     /// seconds the server has to exit before it is killed.
     #[arg(long, default_value_t = 5.0, value_parser = values::seconds, conflicts_with = "http")]

@@ -20,6 +20,7 @@
 mod checked;
 mod conversations;
 mod forward;
+mod guard;
 mod sink;
 
 use std::convert::Infallible;
@@ -46,6 +47,7 @@ use tokio::net::TcpListener;
 use self::checked::{Checked, Judge};
 use self::conversations::{Conversations, SharedFlights};
 use self::forward::{Collected, Prefixed, ProxyBody};
+use self::guard::Guard;
 use self::sink::{From, Sink};
 use super::{TapArgs, open_log};
 use crate::net::{Endpoint, Link, RequestTarget};
@@ -54,6 +56,7 @@ use crate::parsers::{BackendChoice, Parsers};
 /// What every exchange shares.
 pub struct State {
     endpoint: Arc<Endpoint>,
+    guard: Guard,
     backend: BackendChoice,
     pub limits: Limits,
     log: Mutex<Box<dyn Write + Send>>,
@@ -179,6 +182,15 @@ async fn exchange(
 ) -> Result<Response<ProxyBody>, Infallible> {
     let link = &connection.link;
     let number = state.exchanges.fetch_add(1, Ordering::Relaxed) + 1;
+    if let Some(refused) = state.guard.refuses(request.headers()) {
+        state.write(crate::render::tap::note_line(
+            number,
+            request.method().as_str(),
+            refused.note,
+            Some(&refused.detail),
+        ));
+        return Ok(forbidden(&refused.detail));
+    }
     let target = state.endpoint.target(request.uri());
     if !target.endpoint {
         return Ok(off_endpoint(&state, link, number, request, target).await);
@@ -289,6 +301,16 @@ fn refusal(status: StatusCode, text: &str) -> Response<ProxyBody> {
     response
 }
 
+/// The 403 for a request the listener does not accept: a JSON-RPC error
+/// with no id (none was read), as a client library expects a body.
+fn forbidden(why: &str) -> Response<ProxyBody> {
+    let body = crate::render::tap::refusal_body(-32000, why);
+    let mut response = Response::new(forward::full(body));
+    *response.status_mut() = StatusCode::FORBIDDEN;
+    response.headers_mut().insert(CONTENT_TYPE, hyper::header::HeaderValue::from_static("application/json"));
+    response
+}
+
 /// Resolves on SIGINT or SIGTERM.
 async fn stopped() {
     #[cfg(unix)]
@@ -372,8 +394,17 @@ pub fn run(args: &TapArgs, limits: Limits, listen: SocketAddr, upstream: &str) -
             return ExitCode::from(2);
         }
     };
+    let listener = match runtime.block_on(TcpListener::bind(listen)) {
+        Ok(listener) => listener,
+        Err(e) => {
+            eprintln!("mcp-envelope tap: listening on {}: {e}", listen);
+            return ExitCode::from(2);
+        }
+    };
+    let bound = listener.local_addr().unwrap_or(listen);
     let state = Arc::new(State {
         endpoint,
+        guard: Guard::new(bound, &args.allow_host, &args.allow_origin),
         backend: args.backend,
         limits,
         log: Mutex::new(log),
@@ -386,18 +417,18 @@ pub fn run(args: &TapArgs, limits: Limits, listen: SocketAddr, upstream: &str) -
         violations: AtomicU64::new(0),
         warnings: AtomicU64::new(0),
     });
-    let listener = match runtime.block_on(TcpListener::bind(listen)) {
-        Ok(listener) => listener,
-        Err(e) => {
-            eprintln!("mcp-envelope tap: listening on {}: {e}", listen);
-            return ExitCode::from(2);
-        }
-    };
     let address = listener.local_addr().map_or_else(|_| listen.to_string(), |a| a.to_string());
     // The address is the first line on standard error, so a script that
     // asked for port 0 can read the port it got.
     let path = Some(state.endpoint.path()).filter(|p| *p != "/").unwrap_or_default();
     eprintln!("mcp-envelope tap: listening on http://{address}{path}, relaying to {}", state.endpoint);
+    if !state.guard.is_loopback() {
+        eprintln!(
+            "mcp-envelope tap: {address} is reachable from the network: anyone who can reach it reaches {} through \
+             it (any Host is accepted; an Origin must still be a loopback one or --allow-origin)",
+            state.endpoint
+        );
+    }
     runtime.block_on(serve(listener, Arc::clone(&state)));
     // Open streams are dropped with the runtime; each logs that it ended.
     runtime.shutdown_timeout(Duration::from_millis(500));
