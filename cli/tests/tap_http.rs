@@ -296,6 +296,35 @@ fn tap_http_logs_a_2026_07_28_header_mismatch_with_its_32020_reply() {
 }
 
 #[test]
+fn tap_http_holds_a_2026_07_28_server_s_refusal_of_an_unsupported_version_to_32022() {
+    let meta = |version: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"{version}","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
+        )
+    };
+    let listed =
+        r#"{"jsonrpc":"2.0","id":5,"result":{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"public"}}"#;
+    let refusal =
+        r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32000,"message":"Bad Request: Unsupported protocol version"}}"#;
+    let refused = format!(
+        "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{refusal}",
+        refusal.len()
+    );
+    let up = upstream(vec![vec![Step::Send(json_response(listed))], vec![Step::Send(refused.into_bytes())]]);
+    let tap = Tap::start("unsupported", up.port, &[]);
+    let headers = |version| [ACCEPT, JSON, ("MCP-Protocol-Version", version), ("Mcp-Method", "tools/list")];
+    // A success to a 2026-07-28 request: the server speaks it.
+    let (head, _) = body_of(&tap.post(&headers("2026-07-28"), meta("2026-07-28").as_bytes()));
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    let (head, _) = body_of(&tap.post(&headers("1900-01-01"), meta("1900-01-01").as_bytes()));
+    assert!(head.starts_with("HTTP/1.1 400"), "{head}");
+    let log = tap.log(5);
+    let findings: Vec<&Value> = log.iter().filter(|l| l.get("finding").is_some()).collect();
+    assert_eq!(findings.len(), 1, "{log:?}");
+    assert_eq!((&findings[0]["finding"], &findings[0]["exchange"]), (&"unsupported-version-refusal".into(), &2.into()));
+}
+
+#[test]
 fn tap_http_logs_an_event_cut_by_an_upstream_that_dies_and_goes_on_serving() {
     let cut = b"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,";
     let answer = r#"{"jsonrpc":"2.0","id":7,"result":{}}"#;

@@ -109,6 +109,28 @@ fn unsupported_version_comes_with_400_and_the_supported_and_requested_versions()
 }
 
 #[test]
+fn a_server_known_to_speak_2026_07_28_refuses_an_unsupported_version_with_32022_whatever_code_it_chose() {
+    let body = r#"{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1900-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let pairs = [ACCEPT, JSON, ("MCP-Protocol-Version", "1900-01-01"), ("Mcp-Method", "tools/list")];
+    let run = |conversation: &Conversation, status, content: &[(&str, &str)], reply: &[&str]| {
+        let mut e = post_in(conversation, &pairs, body);
+        answer(&mut e, status, content, reply);
+        names(&e)
+    };
+    let versions = r#","data":{"supported":["2026-07-28"],"requested":"1900-01-01"}"#;
+    assert_eq!(run(&modern_server(), 400, &[JSON], &[&error("5", -32022, versions)]), [] as [&str; 0]);
+    // -32000 with no data, as one server refuses it; a plain-text 400.
+    assert_eq!(run(&modern_server(), 400, &[JSON], &[&error("5", -32000, "")]), ["unsupported-version-refusal"]);
+    let plain = [("Content-Type", "text/plain")];
+    assert_eq!(run(&modern_server(), 400, &plain, &[]), ["unsupported-version-refusal"]);
+    // A server not known to speak 2026-07-28 refuses as its own revision
+    // lets it.
+    let legacy = Conversation::new(MODERN);
+    assert_eq!(run(&legacy, 400, &[JSON], &[&error("5", -32000, "")]), [] as [&str; 0]);
+    assert_eq!(run(&legacy, 400, &plain, &[]), [] as [&str; 0]);
+}
+
+#[test]
 fn a_2026_07_28_server_answers_an_unknown_method_404_and_implements_server_discover() {
     let list = call("tools/list", "");
     let run = |conversation: &Conversation, method: &str, body: &str, status, pairs: &[(&str, &str)], reply: &str| {

@@ -292,6 +292,9 @@ impl Exchange {
                 let html = headers.content_type.value().is_some_and(headers::is_html);
                 if html && self.revision.mirrors_headers() && self.known_modern {
                     self.find(Rule::RefusalNotJsonRpc, Place::ResponseHeader("Content-Type"));
+                } else if self.unknown_version && self.revision.mirrors_headers() && self.known_modern {
+                    // No JSON-RPC body at all, where -32022 is owed.
+                    self.find(Rule::UnsupportedVersionRefusal, Place::ResponseHeader("Content-Type"));
                 }
                 Reading::Unjudged
             }
@@ -527,6 +530,11 @@ impl Exchange {
         }
         if error.id.as_ref().is_some_and(|id| *id != request_id) {
             return [Some(Rule::ErrorIdMismatch), auth];
+        }
+        // A server known to speak 2026-07-28, refusing a version it does
+        // not support, owes that revision's error, whatever code it chose.
+        if self.unknown_version && error.error.code != due::UNSUPPORTED_VERSION {
+            return [Some(Rule::UnsupportedVersionRefusal), auth];
         }
         [self.modern_error(error, method), auth]
     }

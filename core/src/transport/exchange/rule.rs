@@ -185,9 +185,11 @@ rules! {
         "a request naming no protocol version was answered with a success"),
     /// An `UnsupportedProtocolVersion` error (-32022) without status 400,
     /// or without `data.supported` (the versions, as strings) and
-    /// `data.requested` (the one asked for) (2026-07-28).
+    /// `data.requested` (the one asked for); or a server known to speak
+    /// 2026-07-28 refusing a version it does not support with another
+    /// error, or with no JSON-RPC error at all (2026-07-28).
     UnsupportedVersionRefusal = ("unsupported-version-refusal", Server, Violation,
-        "error -32022 came without status 400 or without data.supported and data.requested"),
+        "an unsupported version was not refused with 400 and error -32022 naming data.supported and data.requested"),
     /// A 2026-07-28 server answered an unknown method (-32601) with a
     /// status other than 404.
     MethodNotFoundStatus = ("method-not-found-status", Server, Violation,
