@@ -54,6 +54,12 @@ ensure_runner() {
   fi
 }
 
+# The race first, on a machine as quiet as it will be: every contender in
+# one process, rounds interleaved; the clock decides the speed targets.
+echo "== the race (every contender in one process, rounds interleaved)" >&2
+cargo bench -p mcp-envelope-benches --bench race -- --json "$out/race.json" >&2
+tool race-report "$out/race.json" > "$out/race.md"
+
 rm -f target/bench-verdicts.json
 criterion_dirs=()
 for round in $(seq 1 "$rounds"); do
@@ -82,4 +88,4 @@ if [ -n "$save" ]; then
   cp "$out/results.json" "bench-results/baselines/$save.json"
   echo "saved baseline: bench-results/baselines/$save.json" >&2
 fi
-echo "results: $out/results.json, table: $out/table.md, charts: $out/throughput.svg, $out/stages.svg (stages: $out/stages.md)" >&2
+echo "results: $out/results.json, table: $out/table.md, charts: $out/throughput.svg, $out/stages.svg (stages: $out/stages.md); the race: $out/race.md" >&2

@@ -9,7 +9,9 @@
 #    and framing; any disagreement fails the run;
 # 2. fuzzing: every fuzz target for --fuzz-time seconds (default 30), when
 #    the nightly toolchain is present;
-# 3. benchmarks in quick mode (wall clock and instruction counts);
+# 3. benchmarks in quick mode: the race (every contender in one process,
+#    rounds interleaved, which judges the speed targets), wall clock and
+#    instruction counts;
 # 4. comparison with a named baseline (bench-results/baselines/NAME.json):
 #    --baseline NAME, by default the nearest baseline saved for a commit
 #    at or before the merge base of HEAD with main (on main: before HEAD). A run becomes a baseline only
@@ -136,6 +138,15 @@ if [ "$bench" = 1 ]; then
   {
     echo
     echo "## 3. Benchmarks (quick mode)"
+    echo
+    echo "### The race: every contender in one process, rounds interleaved (the speed targets are judged here)"
+    echo
+    echo "\`cargo bench -p mcp-envelope-benches --bench race\` at $commit. The history of the race, commit by commit: [docs/bench/race-history.jsonl](../../docs/bench/race-history.jsonl), charted in \`docs/bench/race-*.svg\` (\`scripts/bench-history.sh\`)."
+    cat "$out/bench/race.md"
+    echo
+    echo "![the race on small messages, commit by commit](../../docs/bench/race-realistic-small.svg)"
+    echo
+    echo "### Criterion and instruction counts"
     echo
     echo "![throughput per backend and peer](bench/throughput.svg)"
     echo

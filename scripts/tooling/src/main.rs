@@ -14,6 +14,7 @@ mod format;
 mod history;
 mod mutants;
 mod prerequisites;
+mod race;
 mod results;
 mod stages;
 mod svg;
@@ -111,6 +112,43 @@ enum Command {
     },
     /// Draws the history chart.
     HistoryChart {
+        #[arg(long)]
+        history: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Prints the race (benches/benches/race.rs, `--json`) as Markdown,
+    /// with the speed targets judged.
+    RaceReport { race: PathBuf },
+    /// Appends one commit's record (the race, and instruction counts) to
+    /// the race history.
+    RaceRecord {
+        race: PathBuf,
+        #[arg(long)]
+        history: PathBuf,
+        #[arg(long)]
+        commit: String,
+        /// The commit's subject line.
+        #[arg(long, default_value = "")]
+        subject: String,
+        /// When it was committed (UTC).
+        #[arg(long, default_value = "")]
+        committed: String,
+        /// `CLASS/CONTENDER=INSTRUCTIONS_A_MESSAGE`, repeatable.
+        #[arg(long)]
+        count: Vec<String>,
+    },
+    /// Compares two commits' races (several runs each): the change of
+    /// every contender's median, and each target at both commits.
+    RaceCompare {
+        #[arg(long, num_args = 1.., required = true)]
+        base: Vec<PathBuf>,
+        #[arg(long, num_args = 1.., required = true)]
+        head: Vec<PathBuf>,
+    },
+    /// Draws one chart per class of the race history into a folder
+    /// (race-CLASS.svg).
+    RaceCharts {
         #[arg(long)]
         history: PathBuf,
         #[arg(long)]
@@ -289,6 +327,11 @@ fn cargo_executable(messages: &str, name: &str) -> Option<String> {
         .find_map(|m| m.get("executable").and_then(|e| e.as_str()).map(str::to_owned))
 }
 
+fn read_race(path: &Path) -> Result<race::Race, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: not the race's JSON: {e}", path.display()))
+}
+
 fn write(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
@@ -337,6 +380,29 @@ fn run(command: Command) -> Result<u8, String> {
             history::append(&Results::load(&results)?, &commit, &history)?
         }
         Command::HistoryChart { history, out } => write(&out, &history::chart(&history::load(&history)?))?,
+        Command::RaceReport { race } => print!("{}", race::report(&read_race(&race)?)),
+        Command::RaceRecord { race, history, commit, subject, committed, count } => {
+            let mut counts = std::collections::BTreeMap::new();
+            for c in &count {
+                let (key, value) = c.split_once('=').ok_or_else(|| format!("--count {c}: CLASS/CONTENDER=N"))?;
+                let value: f64 = value.parse().map_err(|e| format!("--count {c}: {e}"))?;
+                counts.insert(key.to_owned(), value);
+            }
+            let m = collect::meta(String::new(), now());
+            let machine = format!("{}, {} cores", m.cpu, m.cores.map_or("?".to_owned(), |c| c.to_string()));
+            let meta = race::Meta { commit, subject, committed, date: now(), machine };
+            history::append_lines(&history, &[race::record(&read_race(&race)?, meta, counts)])?;
+        }
+        Command::RaceCompare { base, head } => {
+            let read = |files: &[PathBuf]| files.iter().map(|f| read_race(f)).collect::<Result<Vec<_>, _>>();
+            print!("{}", race::compare(&read(&base)?, &read(&head)?));
+        }
+        Command::RaceCharts { history, out } => {
+            std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+            for (class, svg) in race::charts(&history::load_lines(&history)?) {
+                write(&out.join(format!("race-{class}.svg")), &svg)?;
+            }
+        }
         Command::Agreement { cli, logs } => {
             let (section, ok) = agreement::run(&cli, &root(), &logs);
             print!("{section}");

@@ -174,6 +174,9 @@ pub struct Axis {
 
 /// Millions, for instruction counts.
 pub const MILLIONS: Axis = Axis { top: None, tick: |v| format!("{:.0} M", v / 1e6) };
+/// Time a message: nanoseconds, or microseconds from ten of them.
+pub const NANOSECONDS: Axis =
+    Axis { top: None, tick: |v| if v >= 10_000.0 { format!("{:.0} µs", v / 1e3) } else { format!("{v:.0} ns") } };
 /// Percent, 0 to 100.
 pub const PERCENT: Axis = Axis { top: Some(100.0), tick: |v| format!("{v:.0} %") };
 
