@@ -6,7 +6,9 @@
 #                            [--no-instructions] [--out DIR]
 #
 # Prints a Markdown table (bench, base, head, ratio, verdict) from criterion's
-# statistics and callgrind instruction counts; writes it with an SVG chart of
+# statistics and callgrind instruction counts, and the race of each commit
+# (its own process, runs alternated; the speed targets judged at both);
+# writes it with an SVG chart of
 # throughput per backend and peer into DIR (default bench-results/compare-...),
 # appends both commits to bench-results/history.jsonl and redraws
 # bench-results/history.svg. Exits 1 when an instruction count regresses by
@@ -99,8 +101,38 @@ for side in base head; do
   done
 done
 
+# The race of each side: its own, or today's harness over its core where it
+# has none (built as scripts/bench-history.sh builds it). Its runs alternate
+# between the sides below, each in its own process.
+declare -A race_bin
+for side in base head; do
+  if [ ! -f "$work/$side/benches/benches/race.rs" ]; then
+    rm -rf "$work/$side/benches" && cp -r "$repo/benches" "$work/$side/benches"
+    cp "$repo/Cargo.lock" "$work/$side/Cargo.lock"
+    flags="--cfg race_history"
+  else
+    flags=""
+  fi
+  (cd "$work/$side" && RUSTFLAGS="${RUSTFLAGS:-} $flags" CARGO_TARGET_DIR="$repo/target/compare-race" \
+    cargo bench -p mcp-envelope-benches --bench race --no-run --message-format=json) > "$work/$side.race.json" \
+    2> "$work/$side.race.log" || { tail -20 "$work/$side.race.log" >&2; echo "bench-compare.sh: $side's race does not build" >&2; exit 2; }
+  mkdir -p "$work/bin/$side"
+  cp "$(tool cargo-executable "$work/$side.race.json" race)" "$work/bin/$side/race"
+  race_bin[$side]="$work/bin/$side/race"
+done
+
 declare -A criterion_dirs
 mkdir -p "$out/base" "$out/head"
+race_runs=$(( rounds > 3 ? rounds : 3 ))
+for run in $(seq 1 "$race_runs"); do
+  order=(base head)
+  [ $((run % 2)) -eq 0 ] && order=(head base)
+  for side in "${order[@]}"; do
+    echo "== the race, run $run of $race_runs: $side" >&2
+    "${race_bin[$side]}" --rounds 11 --only realistic --json "$out/$side/race-$run.json" > /dev/null
+  done
+done
+tool race-compare --base "$out"/base/race-*.json --head "$out"/head/race-*.json > "$out/race.md"
 for round in $(seq 1 "$rounds"); do
   # Alternate which side goes first, so drift over the session cancels out.
   order=(base head)
@@ -149,6 +181,15 @@ mkdir -p bench-results
 tool history-append "$out/base.json" --history bench-results/history.jsonl --commit "$short_base"
 tool history-append "$out/head.json" --history bench-results/history.jsonl --commit "$short_head"
 tool history-chart --history bench-results/history.jsonl --out bench-results/history.svg
+{
+  echo
+  echo "## The race (the clock decides the speed targets)"
+  echo
+  echo "Each commit's race in its own process, $race_runs runs each, alternated; medians of the runs. The race's history, commit by commit: docs/bench/race-history.jsonl and docs/bench/race-*.svg (scripts/bench-history.sh)."
+  echo
+  cat "$out/race.md"
+} >> "$out/report.md"
+cat "$out/race.md"
 echo >&2
-echo "report: $out/report.md; $chart; history: bench-results/history.svg" >&2
+echo "report: $out/report.md; $chart; history: bench-results/history.svg; the race's history: docs/bench/race-history.jsonl" >&2
 exit "$status"
