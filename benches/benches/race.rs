@@ -11,6 +11,8 @@
 //! each contender's ratio to the default backend (its time over ours:
 //! above 1 we are faster) and the spread of its rounds ((p90 - p10) over
 //! the median). Every contender's answers are checked before it is timed.
+//! The `minimal` and `stages-SIZE` classes time the default backend beside
+//! its own pipeline cut short, to say which stage the time lies in.
 //! `--json FILE` writes the figures for the workbench report and the
 //! history. `--test` (as `cargo bench -- --test` passes) runs each class
 //! once, for its checks.
@@ -107,6 +109,48 @@ fn realistic<'a>(size: SizeClass, messages: &'a [Vec<u8>], ours: &'a mut Ours, t
         Runner { name: "rmcp-typed", pass: Box::new(move || all(&mut |m| common::rmcp_typed(m).is_some())) },
     ];
     Class { name: format!("realistic-{}", size.name()), messages: messages.len(), bytes, runners }
+}
+
+/// The default backend beside its own pipeline cut short (UTF-8 alone,
+/// UTF-8 and the JSON grammar, the tape without the envelope rules) and
+/// serde_json's syntax pass: which stage a message's time lies in. Over
+/// the smallest valid messages (`minimal`) it is the fixed cost a message
+/// pays before its first byte (UTF-8 validation's set-up, the parser's
+/// reset, the tape, the rules); over a realistic class (`stages-SIZE`),
+/// each stage's share of the clock.
+#[cfg(not(race_history))]
+fn stages<'a>(name: &str, messages: &'a [Vec<u8>], parsers: &'a mut [Parser<Reference>; 2]) -> Class<'a> {
+    let [parser, staged] = parsers;
+    for m in messages {
+        assert!(ours_reference(parser, m).is_some() && serde_ignored_any(m).is_some(), "a message refused");
+    }
+    let bytes = messages.iter().map(Vec::len).sum();
+    let all = |f: &mut dyn FnMut(&[u8]) -> bool| messages.iter().filter(|m| f(black_box(m))).count();
+    let runners: Vec<Runner<'a>> = vec![
+        Runner {
+            name: "mcp-envelope-reference",
+            pass: Box::new(move || all(&mut |m| ours_reference(parser, m).is_some())),
+        },
+        Runner { name: "serde_json-ignoredany", pass: Box::new(move || all(&mut |m| serde_ignored_any(m).is_some())) },
+        Runner { name: "utf8-floor", pass: Box::new(move || all(&mut |m| common::utf8_floor(m).is_some())) },
+        Runner { name: "stage-syntax", pass: Box::new(move || all(&mut |m| common::stage_syntax(m).is_some())) },
+        Runner { name: "stage-tape", pass: Box::new(move || all(&mut |m| common::stage_tape(staged, m).is_some())) },
+    ];
+    Class { name: name.to_owned(), messages: messages.len(), bytes, runners }
+}
+
+/// The minimal messages: a request, a notification, a result, an error.
+#[cfg(not(race_history))]
+fn minimal_messages() -> Vec<Vec<u8>> {
+    [
+        r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"no"}}"#,
+    ]
+    .iter()
+    .map(|m| m.as_bytes().to_vec())
+    .collect()
 }
 
 /// One adversarial case against the peers the targets name there.
@@ -242,8 +286,11 @@ fn main() {
     // The classes asked for: by `--count`'s class or `--only`'s prefix.
     let selector = options.count.as_deref().map(|c| c.split(':').next().unwrap_or(c)).or(options.only.as_deref());
     let wants = |family: &str| selector.is_none_or(|s| s.starts_with(family) || family.starts_with(s));
-    let sizes: Vec<SizeClass> =
-        if wants("realistic") { vec![SizeClass::Small, SizeClass::Medium, SizeClass::Large] } else { Vec::new() };
+    let sizes: Vec<SizeClass> = if wants("realistic") || wants("stages") {
+        vec![SizeClass::Small, SizeClass::Medium, SizeClass::Large]
+    } else {
+        Vec::new()
+    };
     let realistic_messages: Vec<Vec<Vec<u8>>> = sizes.iter().map(|s| class(*s)).collect();
     let mut ours: Vec<Ours> = sizes.iter().map(|_| Ours::new(Revision::V2026_07_28)).collect();
     let mut tapes: Vec<SimdTape> = sizes.iter().map(|_| SimdTape::default()).collect();
@@ -266,7 +313,30 @@ fn main() {
     let mut stream_parsers: Vec<Parser<Reference>> =
         streams.iter().map(|_| Parser::<Reference>::with_backend(Revision::V2026_07_28)).collect();
 
+    // The stage classes (not in the history: its charts keep the
+    // realistic contenders), the minimal messages first.
+    #[cfg(not(race_history))]
+    let staged: Vec<(String, Vec<Vec<u8>>)> = {
+        let mut staged = Vec::new();
+        if wants("minimal") {
+            staged.push(("minimal".to_owned(), minimal_messages()));
+        }
+        for (size, messages) in sizes.iter().zip(&realistic_messages) {
+            if wants(&format!("stages-{}", size.name())) {
+                staged.push((format!("stages-{}", size.name()), messages.clone()));
+            }
+        }
+        staged
+    };
+    #[cfg(not(race_history))]
+    let mut staged_parsers: Vec<[Parser<Reference>; 2]> =
+        staged.iter().map(|_| [Revision::V2026_07_28; 2].map(Parser::<Reference>::with_backend)).collect();
+
     let mut classes: Vec<Class<'_>> = Vec::new();
+    #[cfg(not(race_history))]
+    for ((name, messages), parsers) in staged.iter().zip(staged_parsers.iter_mut()) {
+        classes.push(stages(name, messages, parsers));
+    }
     for ((size, messages), (ours, tape)) in
         sizes.iter().zip(&realistic_messages).zip(ours.iter_mut().zip(tapes.iter_mut()))
     {

@@ -38,20 +38,14 @@ fn not_digits(word: u64) -> u64 {
     (offset | offset.wrapping_add(ONES * 118)) & HIGHS
 }
 
-/// [`skip_digits`] for the short runs of a fraction or an exponent, which
-/// usually end within their first word: one word test, with the loop for
-/// a longer run or the input's last seven bytes. Not `skip_digits`
-/// itself: called from here too, that one is no longer inlined into the
-/// walk (docs/benchmarks.md, "Why the code is as it is").
+/// The digits of a fraction or an exponent, a byte at a time: these runs
+/// are short, and a predicted byte loop puts one addition a digit on the
+/// path to the next value where a word test puts a load, its test and a
+/// bit count (docs/benchmarks.md, "Why the code is as it is"). Not
+/// `skip_digits` itself: called from here too, that one is no longer
+/// inlined into the walk.
 #[inline(always)]
 fn skip_short_digits(bytes: &[u8], mut i: usize) -> usize {
-    if let Some(&word) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
-        let not_digits = not_digits(u64::from_le_bytes(word));
-        if not_digits != 0 {
-            return i + (not_digits.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
     while bytes.get(i).is_some_and(u8::is_ascii_digit) {
         i += 1;
     }
