@@ -101,4 +101,27 @@ mod tests {
             assert_eq!(fault, parser.parse(bad).err().map(|e| e.fault()), "{bad:?}");
         }
     }
+
+    #[test]
+    fn the_member_hook_gives_the_span_of_a_top_level_value_and_refuses_a_repeated_name() {
+        let json = r#"{"a":{"b":1},"b":[2, 3],"c":"x"}"#;
+        let span = member(json, "b").ok().flatten();
+        assert_eq!(span.and_then(|s| json.get(s)), Some("[2, 3]"), "the top-level b, not the nested one");
+        assert_eq!(member(json, "d"), Ok(None));
+        let fault = member(r#"{"a":1,"a":2}"#, "a").err();
+        assert_eq!(fault.map(|f| f.reason), Some(Reason::DuplicateMember));
+    }
+
+    #[test]
+    fn the_skim_hooks_find_where_strings_containers_and_whitespace_end() {
+        let text = br#" {"a\"b":[1,{"c":"]"}], "d":2} x"#;
+        assert_eq!(skim::skip_whitespace(text, 0), 1);
+        assert_eq!(skim::skip_whitespace(b" \t\r\n x", 0), 5);
+        // The name's text starts after its quote; the escaped quote is part of it.
+        assert_eq!(skim::string_end(text, 3), Some(8));
+        assert_eq!(skim::container_end(text, 9), Some(22), "the bracket inside a string does not count");
+        assert_eq!(skim::container_end(text, 1), Some(30));
+        assert_eq!(skim::container_end(b"[1,[2]", 0), None, "brackets that cannot balance");
+        assert_eq!(skim::string_end(b"\"abc", 1), None);
+    }
 }

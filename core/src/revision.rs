@@ -182,3 +182,15 @@ impl FromStr for Revision {
         Revision::ALL.iter().copied().find(|r| r.name() == s).ok_or(UnknownRevision)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_transport_names_403_for_a_refused_origin_from_2025_11_25_on() {
+        let named = [Revision::V2025_03_26, Revision::V2025_06_18, Revision::V2025_11_25, Revision::V2026_07_28]
+            .map(Revision::names_origin_refusal);
+        assert_eq!(named, [false, false, true, true]);
+    }
+}

@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 
 use crate::format::{grouped, human_time};
+use crate::race::{self, Race};
 use crate::results::{OURS, Results, Timing, contender_rank, group_rank, split};
 
 /// How the two runs were made, for the report's first lines.
@@ -15,12 +16,24 @@ pub enum Provenance {
     SavedBaseline,
 }
 
-pub struct Options {
+pub struct Options<'a> {
     /// Instruction change, in percent, beyond which a bench regressed.
     pub threshold: f64,
     /// Wall-clock change, in percent, below which nothing is concluded.
     pub noise: f64,
     pub provenance: Provenance,
+    /// The race's runs of the base and the head, each in its own process:
+    /// where every head run beats every base run, a count that grew is no
+    /// regression (the clock decides; the count explains).
+    pub race: Option<(&'a [Race], &'a [Race])>,
+}
+
+/// The race's class and contender an instruction bench measures
+/// (`instructions/mcp_envelope_reference/adversarial_huge_exponents`:
+/// `adversarial-huge-exponents`, `mcp-envelope-reference`).
+fn raced_as(bench: &str) -> Option<(String, String)> {
+    let [_, contender, class] = bench.split('/').collect::<Vec<_>>()[..] else { return None };
+    Some((class.replace('_', "-"), contender.replace('_', "-")))
 }
 
 pub struct Comparison {
@@ -62,7 +75,7 @@ pub fn time_verdict(contender: &str, base: &Timing, head: &Timing, noise: f64, c
     }
 }
 
-pub fn compare(base: &Results, head: &Results, options: &Options) -> Comparison {
+pub fn compare(base: &Results, head: &Results, options: &Options<'_>) -> Comparison {
     let name = |r: &Results, fallback: &str| {
         if r.meta.commit.is_empty() { fallback.to_owned() } else { r.meta.commit.clone() }
     };
@@ -81,7 +94,7 @@ pub fn compare(base: &Results, head: &Results, options: &Options) -> Comparison 
         String::new(),
         format!("Machine: {}, {cores} cores. {how}", head.meta.cpu),
         format!(
-            "Instruction counts decide, with a threshold of {} %; peers run unchanged code, so their wall-clock change is the machine's.",
+            "Instruction counts decide a regression, with a threshold of {} %, unless every run of the race has the head faster there (the clock decides); peers run unchanged code, so their wall-clock change is the machine's.",
             options.threshold
         ),
         String::new(),
@@ -98,13 +111,25 @@ pub fn compare(base: &Results, head: &Results, options: &Options) -> Comparison 
                 (Some(&b), Some(&h)) => {
                     let ratio = if b == 0 { f64::INFINITY } else { h as f64 / b as f64 };
                     let change = (ratio - 1.0) * 100.0;
+                    let clock = || {
+                        let (base_runs, head_runs) = options.race?;
+                        let (class, contender) = raced_as(bench)?;
+                        race::faster_on_the_clock(base_runs, head_runs, &class, &contender, options.noise)
+                    };
                     let verdict = if change > options.threshold {
-                        regressions.push(format!("{bench}: +{change:.2} % instructions"));
-                        "**slower**"
+                        match clock() {
+                            Some(faster) => format!(
+                                "more instructions, faster in the race ({faster:+.1} %, every run): the clock decides"
+                            ),
+                            None => {
+                                regressions.push(format!("{bench}: +{change:.2} % instructions"));
+                                "**slower**".to_owned()
+                            }
+                        }
                     } else if change < -options.threshold {
-                        "faster"
+                        "faster".to_owned()
                     } else {
-                        "within threshold"
+                        "within threshold".to_owned()
                     };
                     lines.push(format!(
                         "| {bench} | {} | {} | {ratio:.4} | {verdict} |",
@@ -212,8 +237,8 @@ mod tests {
         }
     }
 
-    fn options() -> Options {
-        Options { threshold: 5.0, noise: 3.0, provenance: Provenance::SameSession }
+    fn options() -> Options<'static> {
+        Options { threshold: 5.0, noise: 3.0, provenance: Provenance::SameSession, race: None }
     }
 
     const SMALL: &str = "instructions/mcp_envelope_serde/realistic_small";
@@ -224,6 +249,45 @@ mod tests {
         b.instructions.insert(SMALL.into(), base);
         h.instructions.insert(SMALL.into(), head);
         (b, h)
+    }
+
+    /// One run of the race: `mcp-envelope-serde` on `realistic-small` at `ns`.
+    fn raced(ns: f64) -> crate::race::Race {
+        use crate::race::{Class, Contender};
+        let contender =
+            Contender { name: "mcp-envelope-serde".into(), ns_per_message: ns, mb_per_s: 1.0, ratio: 1.0, spread: 0.0 };
+        let class = Class {
+            class: "realistic-small".into(),
+            messages: 1,
+            bytes: 1,
+            default: "mcp-envelope-reference".into(),
+            contenders: vec![contender],
+        };
+        crate::race::Race { rounds: 21, classes: vec![class] }
+    }
+
+    #[test]
+    fn a_count_that_grew_is_no_regression_when_every_run_of_the_race_is_faster() {
+        let (base, head) = counted(1_000_000, 1_150_000);
+        let (slow, fast) = ([raced(300.0), raced(310.0)], [raced(200.0), raced(205.0)]);
+        let c = compare(&base, &head, &Options { race: Some((&slow, &fast)), ..options() });
+        assert!(c.regressions.is_empty(), "{:?}", c.regressions);
+        assert!(
+            c.report
+                .contains("| 1.1500 | more instructions, faster in the race (-33.9 %, every run): the clock decides |"),
+            "{}",
+            c.report
+        );
+        // The race level, or slower: the count decides, as without it.
+        for head_runs in [[raced(300.0), raced(305.0)], [raced(400.0), raced(410.0)]] {
+            let c = compare(&base, &head, &Options { race: Some((&slow, &head_runs)), ..options() });
+            assert_eq!(c.regressions.len(), 1, "{}", c.report);
+        }
+        assert_eq!(
+            raced_as("instructions/mcp_envelope_reference/adversarial_huge_exponents"),
+            Some(("adversarial-huge-exponents".to_owned(), "mcp-envelope-reference".to_owned()))
+        );
+        assert_eq!(raced_as("realistic-small/mcp-envelope-serde"), None);
     }
 
     #[test]

@@ -73,6 +73,14 @@ enum Command {
         /// and run alongside the head).
         #[arg(long)]
         saved_baseline: bool,
+        /// The race's runs of the base (`--json` files), each in its own
+        /// process: with `--race-head`, a count that grew where every head
+        /// run is faster is no regression.
+        #[arg(long, num_args = 1..)]
+        race_base: Vec<PathBuf>,
+        /// The race's runs of the head.
+        #[arg(long, num_args = 1..)]
+        race_head: Vec<PathBuf>,
         #[arg(long)]
         out: PathBuf,
     },
@@ -358,13 +366,16 @@ fn run(command: Command) -> Result<u8, String> {
                 None => print!("{tables}"),
             }
         }
-        Command::Compare { base, head, threshold, noise, saved_baseline, out } => {
+        Command::Compare { base, head, threshold, noise, saved_baseline, race_base, race_head, out } => {
             let provenance =
                 if saved_baseline { compare::Provenance::SavedBaseline } else { compare::Provenance::SameSession };
+            let read = |files: &[PathBuf]| files.iter().map(|f| read_race(f)).collect::<Result<Vec<_>, _>>();
+            let (race_base, race_head) = (read(&race_base)?, read(&race_head)?);
+            let race = (!race_base.is_empty() && !race_head.is_empty()).then_some((&race_base[..], &race_head[..]));
             let c = compare::compare(
                 &Results::load(&base)?,
                 &Results::load(&head)?,
-                &compare::Options { threshold, noise, provenance },
+                &compare::Options { threshold, noise, provenance, race },
             );
             write(&out, &c.report)?;
             print!("{}", c.report);

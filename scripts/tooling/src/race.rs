@@ -89,6 +89,24 @@ pub fn targets(race: &Race) -> Vec<Target> {
     out
 }
 
+/// Whether the race, run several times a side each in its own process,
+/// has `contender` faster on `class` at the head than at the base: every
+/// head run under every base run, and the medians apart by more than
+/// `noise` percent. The change of the medians, in percent, if so.
+pub fn faster_on_the_clock(base: &[Race], head: &[Race], class: &str, contender: &str, noise: f64) -> Option<f64> {
+    let times = |runs: &[Race]| -> Option<Vec<f64>> {
+        let mut t: Vec<f64> = runs
+            .iter()
+            .filter_map(|r| r.class(class)?.contenders.iter().find(|c| c.name == contender).map(|c| c.ns_per_message))
+            .collect();
+        t.sort_by(f64::total_cmp);
+        (!t.is_empty()).then_some(t)
+    };
+    let (b, h) = (times(base)?, times(head)?);
+    let change = (h.get(h.len() / 2)? / b.get(b.len() / 2)? - 1.0) * 100.0;
+    (h.last()? < b.first()? && change < -noise).then_some(change)
+}
+
 /// The race as Markdown: a table per realistic and framing class, one row
 /// for the adversarial ones, and the targets judged.
 pub fn report(race: &Race) -> String {
@@ -323,5 +341,38 @@ mod tests {
                 assert!(raced >= 4, "{} {class}: {raced} contenders", r.commit);
             }
         }
+    }
+
+    fn run(class: &str, contender: &str, ns: f64) -> Race {
+        Race {
+            rounds: 21,
+            classes: vec![Class {
+                class: class.to_owned(),
+                messages: 1,
+                bytes: 1,
+                default: contender.to_owned(),
+                contenders: vec![Contender {
+                    name: contender.to_owned(),
+                    ns_per_message: ns,
+                    mb_per_s: 1.0,
+                    ratio: 1.0,
+                    spread: 0.0,
+                }],
+            }],
+        }
+    }
+
+    #[test]
+    fn the_clock_says_faster_only_when_every_head_run_beats_every_base_run_beyond_the_noise() {
+        let runs = |ns: &[f64]| ns.iter().map(|&n| run("adversarial-x", "ours", n)).collect::<Vec<_>>();
+        let faster =
+            faster_on_the_clock(&runs(&[31.6, 32.2, 31.7]), &runs(&[21.2, 20.9, 20.6]), "adversarial-x", "ours", 3.0);
+        assert!(faster.is_some_and(|c| (c + 34.1).abs() < 0.1), "{faster:?}");
+        // Runs that overlap, a change within the noise, a contender or a
+        // class the race did not run: no verdict.
+        assert_eq!(faster_on_the_clock(&runs(&[30.0, 20.0]), &runs(&[21.0, 19.0]), "adversarial-x", "ours", 3.0), None);
+        assert_eq!(faster_on_the_clock(&runs(&[30.0]), &runs(&[29.5]), "adversarial-x", "ours", 3.0), None);
+        assert_eq!(faster_on_the_clock(&runs(&[30.0]), &runs(&[20.0]), "adversarial-x", "peer", 3.0), None);
+        assert_eq!(faster_on_the_clock(&runs(&[30.0]), &[], "adversarial-x", "ours", 3.0), None);
     }
 }
