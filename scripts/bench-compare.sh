@@ -115,6 +115,10 @@ for side in base head; do
   else
     flags=""
   fi
+  # Both worktrees were checked out before the base's race was built, and
+  # cargo names both sides' artifacts alike: without this the head's older
+  # files would look built already and the head would race the base's binary.
+  find "$work/$side" -name .git -prune -o -type f -exec touch {} +
   (cd "$work/$side" && RUSTFLAGS="${RUSTFLAGS:-} $flags" CARGO_TARGET_DIR="$repo/target/compare-race" \
     cargo bench -p mcp-envelope-benches --bench race --no-run --message-format=json) > "$work/$side.race.json" \
     2> "$work/$side.race.log" || { tail -20 "$work/$side.race.log" >&2; echo "bench-compare.sh: $side's race does not build" >&2; exit 2; }
