@@ -295,19 +295,20 @@ async fn exchange(
 
 /// A response the proxy writes itself, when it cannot relay.
 fn refusal(status: StatusCode, text: &str) -> Response<ProxyBody> {
-    let mut response = Response::new(forward::full(format!("{text}\n")));
-    *response.status_mut() = status;
-    response.headers_mut().insert(CONTENT_TYPE, hyper::header::HeaderValue::from_static("text/plain; charset=utf-8"));
-    response
+    written(status, "text/plain; charset=utf-8", format!("{text}\n").into_bytes())
 }
 
 /// The 403 for a request the listener does not accept: a JSON-RPC error
 /// with no id (none was read), as a client library expects a body.
 fn forbidden(why: &str) -> Response<ProxyBody> {
-    let body = crate::render::tap::refusal_body(-32000, why);
+    written(StatusCode::FORBIDDEN, "application/json", crate::render::tap::refusal_body(-32000, why))
+}
+
+/// A response of the tap's own: `status`, `body` of `content_type`.
+fn written(status: StatusCode, content_type: &'static str, body: Vec<u8>) -> Response<ProxyBody> {
     let mut response = Response::new(forward::full(body));
-    *response.status_mut() = StatusCode::FORBIDDEN;
-    response.headers_mut().insert(CONTENT_TYPE, hyper::header::HeaderValue::from_static("application/json"));
+    *response.status_mut() = status;
+    response.headers_mut().insert(CONTENT_TYPE, hyper::header::HeaderValue::from_static(content_type));
     response
 }
 
