@@ -9,8 +9,8 @@
 #
 # Defaults: 60 seconds per target, 1 job, every target of fuzz/Cargo.toml.
 # Each target is built with AddressSanitizer unless fuzz/Cargo.toml names
-# another sanitizer for it (`structured`, `sse` and `grade` run without
-# one, `sse` with comparisons untraced as well); the corpus of
+# another sanitizer for it (`structured`, `stream`, `sse` and `grade` run
+# without one, `sse` with comparisons untraced as well); the corpus of
 # such a target is replayed under AddressSanitizer after its run, and a
 # failure there fails the target like a failure while fuzzing.
 # With --jobs N > 1, libFuzzer's fork mode runs N processes per target;

@@ -125,6 +125,7 @@ impl<'de> DeserializeSeed<'de> for ValueSeed<'_, '_> {
 
 /// A string, number or literal, taken as a raw value: serde_json checks its
 /// syntax without converting numbers, and we check its escapes.
+#[inline]
 fn leaf<'de, D: de::Deserializer<'de>>(walk: &mut Walk<'_>, on_tape: bool, de: D) -> Result<(), D::Error> {
     let raw: &'de RawValue = de::Deserialize::deserialize(de)?;
     let raw = raw.get();
@@ -140,6 +141,10 @@ fn leaf<'de, D: de::Deserializer<'de>>(walk: &mut Walk<'_>, on_tape: bool, de: D
 }
 
 /// The members of an object or the items of an array.
+///
+/// The walk's visitors are marked `#[inline]`: without it, whether they
+/// are inlined hung on which codegen unit the crate's layout put them in
+/// (docs/benchmarks.md, "A count that moves with no change of code").
 struct Container<'s, 'w> {
     walk: &'s mut Walk<'w>,
     level: usize,
@@ -153,6 +158,7 @@ impl<'de> Visitor<'de> for Container<'_, '_> {
         f.write_str("a json container")
     }
 
+    #[inline]
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let (level, on_tape) = (self.level + 1, self.expanded);
         while map.next_key_seed(NameSeed { walk: &mut *self.walk, on_tape })?.is_some() {
@@ -161,6 +167,7 @@ impl<'de> Visitor<'de> for Container<'_, '_> {
         Ok(())
     }
 
+    #[inline]
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let (level, on_tape) = (self.level + 1, self.expanded);
         while seq.next_element_seed(ValueSeed { walk: &mut *self.walk, level, on_tape })?.is_some() {}
@@ -178,6 +185,7 @@ struct NameSeed<'s, 'w> {
 impl<'de> DeserializeSeed<'de> for NameSeed<'_, '_> {
     type Value = ();
 
+    #[inline]
     fn deserialize<D: de::Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
         de.deserialize_str(self)
     }
@@ -190,12 +198,14 @@ impl<'de> Visitor<'de> for NameSeed<'_, '_> {
         f.write_str("a member name")
     }
 
+    #[inline]
     fn visit_borrowed_str<E: de::Error>(self, name: &'de str) -> Result<(), E> {
         // No escapes: serde_json lent us the bytes between the quotes.
         let inner = self.walk.offset_of(name).ok_or_else(decline)?;
         self.record(inner.checked_sub(1).ok_or_else(decline)?, inner + name.len() + 1)
     }
 
+    #[inline]
     fn visit_str<E: de::Error>(self, _decoded: &str) -> Result<(), E> {
         // Escapes: the decoded copy has no address in the message, so find
         // the token by scanning (serde_json has already validated it).
@@ -206,6 +216,7 @@ impl<'de> Visitor<'de> for NameSeed<'_, '_> {
 }
 
 impl NameSeed<'_, '_> {
+    #[inline]
     fn record<E: de::Error>(self, start: usize, end: usize) -> Result<(), E> {
         if self.walk.bytes.get(start) != Some(&b'"') {
             return Err(decline());
