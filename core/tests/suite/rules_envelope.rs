@@ -344,6 +344,10 @@ fn an_invalid_message_still_yields_its_readable_id() {
     assert_eq!(error(LATEST, r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}"#).id(), None);
     assert_eq!(error(LATEST, r#"{"jsonrpc":"2.0","id":1,"method":"m""#).id(), None);
     assert_eq!(error(LATEST, r#"{"jsonrpc":"2.0","id":1,"x":0,"x":0,"method":"m"}"#).id(), Some(&Id::Int(1)));
+    // A repeated name spelled with escapes is the id only if it decodes to
+    // `id`: longer than `id` and escaped is not enough.
+    assert_eq!(error(LATEST, r#"{"jsonrpc":"2.0","id":1,"\u0078":0,"\u0078":0,"method":"m"}"#).id(), Some(&Id::Int(1)));
+    assert_eq!(error(LATEST, r#"{"jsonrpc":"2.0","id":1,"\u0069d":2,"method":"m"}"#).id(), None);
 }
 
 #[test]
