@@ -287,11 +287,12 @@ impl Tape {
     }
 
     /// The indices of the direct children of the expanded node at `index`
-    /// (for an object: name, value, name, value, ...).
+    /// (for an object: name, value, name, value, ...). Any other node's
+    /// next is `index + 1`, so its range is empty.
     pub(crate) fn children(&self, index: usize) -> Children<'_> {
         let (at, end) = match self.nodes.get(index) {
-            Some(node) if node.expanded => (index + 1, node.next as usize),
-            _ => (0, 0),
+            Some(node) => (index + 1, node.next as usize),
+            None => (0, 0),
         };
         Children { tape: self, at, end }
     }
@@ -301,8 +302,8 @@ impl Tape {
 /// and node (its value is the node after): one read a member.
 pub(crate) fn members(tape: &Tape, index: usize) -> Members<'_> {
     let (at, end) = match tape.nodes.get(index) {
-        Some(node) if node.expanded => (index + 1, node.next as usize),
-        _ => (0, 0),
+        Some(node) => (index + 1, node.next as usize),
+        None => (0, 0),
     };
     Members { nodes: tape.nodes.get(..end).unwrap_or_default(), at }
 }

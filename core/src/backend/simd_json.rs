@@ -57,7 +57,7 @@ impl SimdJson {
     /// The length that measured best, and bounds simd-json's memory on a
     /// large batch (docs/benchmarks.md, "Why the code is as it is",
     /// `CHUNK_LEN`).
-    pub const CHUNK_LEN: usize = 4 * 1024;
+    pub const CHUNK_LEN: usize = 4096;
 
     /// Chunks batches longer than `chunk_len` bytes: the fuzzing
     /// properties use a tiny length, so that short inputs take the chunked

@@ -39,7 +39,7 @@ fn hex4_quick(bytes: &[u8], at: usize) -> Option<u32> {
     if (a | b | c | d) & 0xF0 != 0 {
         return None;
     }
-    Some(a << 12 | b << 8 | c << 4 | d)
+    Some(((a * 16 + b) * 16 + c) * 16 + d)
 }
 
 /// Why the four hex digits at `at..at + 4` are not there, where

@@ -112,7 +112,7 @@ pub(crate) fn integer(bytes: &[u8]) -> Option<i64> {
     if (1..=18).contains(&digits.len()) {
         let plain = digits.iter().try_fold(0i64, |n, &d| {
             let digit = d.wrapping_sub(b'0');
-            (digit < 10).then(|| n * 10 + i64::from(digit))
+            d.is_ascii_digit().then(|| n * 10 + i64::from(digit))
         });
         if let Some(magnitude) = plain {
             return Some(if digits.len() < bytes.len() { -magnitude } else { magnitude });

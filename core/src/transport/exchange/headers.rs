@@ -250,7 +250,7 @@ fn base64(text: &[u8]) -> Option<Vec<u8>> {
         let mut word = 0u32;
         for (j, &b) in quad.iter().enumerate() {
             let bits = if j >= 4 - pad { 0 } else { sextet(b)? };
-            word = word << 6 | bits;
+            word = word * 64 + bits;
         }
         let bytes = word.to_be_bytes();
         out.extend_from_slice(span::within(&bytes, 1..4 - pad));
