@@ -387,6 +387,24 @@ mod tests {
     }
 
     #[test]
+    fn a_container_not_expanded_has_no_children_or_members_its_next_being_the_node_after_it() {
+        // `children` and `members` read any node's range from its next: a
+        // container validated whole must end up with `index + 1` there.
+        let mut tape = Tape::default();
+        let object = tape.open(NodeKind::Object, 0, true);
+        tape.leaf(NodeKind::String, 1, 4);
+        let params = tape.open(NodeKind::Object, 5, false);
+        tape.close(params, 20);
+        tape.leaf(NodeKind::String, 21, 24);
+        tape.leaf(NodeKind::Number, 25, 26);
+        tape.close(object, 27);
+        assert_eq!(tape.get(params).map(|node| (node.expanded, node.next)), Some((false, params + 1)));
+        assert_eq!(tape.children(params).count(), 0);
+        assert_eq!(names(&tape, params), [] as [usize; 0]);
+        assert_eq!(names(&tape, object), [1, 3]);
+    }
+
+    #[test]
     fn a_malformed_tape_ends_the_members_rather_than_looping_or_going_back() {
         // A value whose next points back (a bug, not input): the next member
         // is taken to start right after it.
