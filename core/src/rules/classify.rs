@@ -456,6 +456,7 @@ impl<'a, 't> Classifier<'a, 't> {
     /// [`Classifier::scan_members`] in an object that may be large: its
     /// members counted, and over [`repeats::PAIRWISE_MEMBERS`] every name
     /// goes into the parser's hash table.
+    #[cold]
     #[inline(never)]
     fn scan_large_members<const K: usize>(
         &mut self,
@@ -473,15 +474,20 @@ impl<'a, 't> Classifier<'a, 't> {
         let mut table = core::mem::take(self.names);
         table.start(count);
         for (index, node) in tape::members(self.tape, object) {
+            // Every name is hashed, so it is looked at for a backslash once,
+            // here, for the slot and the hash alike.
+            let inner = span::text(self.text, node.inside_quotes());
+            let escaped = string::has_backslash(inner.as_bytes());
+            let name = JsonStr::from_inner(inner, escaped);
             let slot = match slot_of(bytes, node) {
                 Some(slot) => Some(slot),
-                None => self.escaped_slot(node, &wanted),
+                None if escaped => wanted.iter().position(|w| name.eq_str(w)),
+                None => None,
             };
             if let Some(first @ None) = slot.and_then(|slot| found.get_mut(slot)) {
                 *first = Some(Member::at(index));
             }
             if repeated.is_none() {
-                let name = self.name_between_quotes(node);
                 repeated = table.see(name.hash(), index, |earlier| self.name(earlier).same_as(name));
             }
         }
