@@ -364,3 +364,19 @@ fn the_peer_bugs_of_rules_section_6_get_the_right_answer() {
     // rmcp's untyped message rejects a request without params: it is valid.
     assert_eq!(judgement(LATEST, r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#), valid(Kind::Request));
 }
+
+#[test]
+fn a_member_name_spelled_with_escapes_is_that_member_however_many_members_there_are() {
+    // Up to eight members the names are compared pairwise, past that in a
+    // hash table: each way must decode an escaped envelope name.
+    for extra in [0, 4, 9, 40] {
+        let others: String = (0..extra).map(|k| format!(r#","x{k}":{k}"#)).collect();
+        let input = format!(r#"{{"jsonrpc":"2.0","\u0069d":7,"\u006dethod":"tools/list"{others}}}"#);
+        let m = message(LATEST, &input);
+        assert_eq!(
+            (m.kind(), m.id(), m.method()),
+            (Kind::Request, Some(&Id::Int(7)), Some("tools/list")),
+            "{extra} others"
+        );
+    }
+}
