@@ -72,6 +72,16 @@ impl<'a> JsonStr<'a> {
         JsonStr { inner, escaped }
     }
 
+    /// The place in `wanted` (names without backslashes) of the one this
+    /// escaped name stands for; `None` for a name without escapes, which
+    /// its bytes have already told apart.
+    pub(crate) fn escaped_slot(self, wanted: &[&str]) -> Option<usize> {
+        if !self.escaped {
+            return None;
+        }
+        wanted.iter().position(|w| self.eq_str(w))
+    }
+
     /// Whether both stand for the same text, however escaped.
     pub(crate) fn same_as(self, other: JsonStr<'_>) -> bool {
         if !self.escaped && !other.escaped {

@@ -430,12 +430,7 @@ impl<'a, 't> Classifier<'a, 't> {
     /// only an escaped name can have one.
     #[inline(never)]
     fn escaped_slot<const K: usize>(&self, node: Node, wanted: &[&str; K]) -> Option<usize> {
-        let inner = span::text(self.text, node.inside_quotes());
-        if !string::has_backslash(inner.as_bytes()) {
-            return None;
-        }
-        let name = JsonStr::from_inner(inner, true);
-        wanted.iter().position(|w| name.eq_str(w))
+        self.name_between_quotes(node).escaped_slot(wanted)
     }
 
     /// Whether the name node at `index`, wanted by no slot, repeats an
@@ -476,14 +471,8 @@ impl<'a, 't> Classifier<'a, 't> {
         for (index, node) in tape::members(self.tape, object) {
             // Every name is hashed, so it is looked at for a backslash once,
             // here, for the slot and the hash alike.
-            let inner = span::text(self.text, node.inside_quotes());
-            let escaped = string::has_backslash(inner.as_bytes());
-            let name = JsonStr::from_inner(inner, escaped);
-            let slot = match slot_of(bytes, node) {
-                Some(slot) => Some(slot),
-                None if escaped => wanted.iter().position(|w| name.eq_str(w)),
-                None => None,
-            };
+            let name = self.name_between_quotes(node);
+            let slot = slot_of(bytes, node).or_else(|| name.escaped_slot(&wanted));
             if let Some(first @ None) = slot.and_then(|slot| found.get_mut(slot)) {
                 *first = Some(Member::at(index));
             }
