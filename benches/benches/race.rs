@@ -201,6 +201,8 @@ fn framing<'a>(size: SizeClass, streams: &'a Streams, parser: &'a mut Parser<Ref
             name: "sse-stream-serde-struct",
             pass: Box::new(move || f::sse_stream_serde(black_box(&streams.chunks))),
         },
+        Runner { name: "sse-framing-alone", pass: Box::new(move || f::events_framed(black_box(&streams.events))) },
+        Runner { name: "lines-framing-alone", pass: Box::new(move || f::lines_framed(black_box(&streams.lines))) },
     ];
     Class { name: format!("framing-{}", size.name()), messages: n, bytes: streams.events.len(), runners }
 }

@@ -257,6 +257,9 @@ impl EventReader {
     pub fn feed(&mut self, chunk: &[u8], mut emit: impl FnMut(Event<'_>)) {
         let mut rest = chunk;
         loop {
+            // The usual events straight from the chunk; the state machine
+            // for the rest, up to the next event it ends.
+            rest = span::from(rest, self.interpreter.usual_events(rest, &mut emit));
             let (used, ending) = self.interpreter.step(rest);
             match ending {
                 Some(ending) => emit(self.interpreter.event(ending, rest)),

@@ -1,6 +1,5 @@
 //! The walk over a stream's bytes: the state machine that takes them line
-//! by line in pieces of any size, the one-pass reading of the usual event
-//! whole in one chunk, and where a line ends.
+//! by line in pieces of any size, and where a line ends.
 
 use super::{At, Ending, Field, Interpreter, MAX_FIELD_LEN};
 use crate::span;
@@ -10,7 +9,7 @@ use crate::span;
 /// set up than it saves: their first eight
 /// bytes are looked at as one word, the rest (a data line) with memchr.
 #[inline]
-fn line_end(bytes: &[u8]) -> Option<usize> {
+pub(super) fn line_end(bytes: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let Some(&word) = bytes.first_chunk::<8>() else {
@@ -173,94 +172,27 @@ impl Interpreter {
         self.used_up(bytes)
     }
 
-    /// The event servers send, whole in `bytes` from `at` (the start of
-    /// its first line): at most one `event` and one `id` line, in either
-    /// order, then one `data` line and the blank line, every line ended by
-    /// LF. Read in one pass and dispatched with its data lent, without the
-    /// state machine between lines; returns what [`Interpreter::run`]
-    /// returns. A data line the chunk cuts is held as the machine holds it,
-    /// to the chunk's end, so that it is not read twice. Anything else (a
-    /// comment, `retry`, a second data line, CR, an id holding NUL, a value
-    /// past its limit, an event the chunk cuts elsewhere) is `None`, having
-    /// changed nothing: the state machine reads it.
-    pub(super) fn whole_event(&mut self, bytes: &[u8], at: usize) -> Option<(usize, Option<Ending>)> {
-        if !self.lend {
-            return None;
-        }
-        debug_assert!(self.data_len == 0 && self.lent.is_none() && self.over_field.is_none());
-        let mut i = at;
-        let mut lines = 2; // the data line and the blank line
-        let (mut event, mut id) = (None, None);
-        let (from, to) = loop {
-            let rest = span::from(bytes, i);
-            // The name told by its first byte, then checked whole.
-            let (field, mut name) = match rest.first() {
-                Some(b'd') if rest.starts_with(b"data:") => (Field::Data, 5),
-                Some(b'i') if rest.starts_with(b"id:") => (Field::Id, 3),
-                Some(b'e') if rest.starts_with(b"event:") => (Field::Event, 6),
-                _ => return None,
-            };
-            if rest.get(name) == Some(&b' ') {
-                name += 1;
-            }
-            let from = i + name;
-            let value = span::from(rest, name);
-            let Some(len) = line_end(value) else {
-                return self.cut_line(bytes, (at, lines - 2), field, (event, id), value);
-            };
-            if value.get(len) != Some(&b'\n') {
-                return None;
-            }
-            let to = from + len;
-            i = to + 1;
-            let value = span::within(value, 0..len);
-            match field {
-                Field::Data if len <= self.max_size => break (from, to),
-                Field::Event if event.is_none() && len <= MAX_FIELD_LEN => event = Some(value),
-                Field::Id if id.is_none() && len <= MAX_FIELD_LEN && !value.contains(&0) => id = Some(value),
-                _ => return None,
-            }
-            lines += 1;
-        };
-        if bytes.get(i) != Some(&b'\n') {
-            return None;
-        }
-        self.take_fields(event, id);
-        self.start = (self.line, self.offset + at as u64);
-        self.line += lines;
-        // Dispatched at once: `data_len`, which only the blank line reads,
-        // stays 0 until the event is forgotten.
-        self.lent = Some((from, to));
-        self.ended = Some(Ending::Dispatched);
-        self.offset += i as u64 + 1;
-        Some((i + 1, Some(Ending::Dispatched)))
-    }
-
-    /// [`Interpreter::whole_event`] met a line the chunk cuts, having read
-    /// `lines` whole field lines from `at`. A data line is held as the
-    /// machine holds it (its value still being read, `part` of it here),
-    /// so that its bytes are not scanned twice; anything else goes to the
-    /// machine from `at`, nothing changed.
+    /// [`Interpreter::whole_event`] or [`Interpreter::usual_events`] met a
+    /// usual event whose data line the chunk cuts, having read `lines`
+    /// whole field lines from `at`: the line is held as the machine holds
+    /// it (its value still being read, `part` of it here), so that its
+    /// bytes are not scanned twice.
     #[cold]
     #[inline(never)]
     pub(super) fn cut_line(
         &mut self,
         bytes: &[u8],
         (at, lines): (usize, u64),
-        field: Field,
         (event, id): (Option<&[u8]>, Option<&[u8]>),
-        part: &[u8],
-    ) -> Option<(usize, Option<Ending>)> {
-        if field != Field::Data || part.is_empty() {
-            return None;
-        }
+        (from, to): (usize, usize),
+    ) -> (usize, Option<Ending>) {
         self.take_fields(event, id);
         self.pending = true;
         self.start = (self.line, self.offset + at as u64);
         self.line += lines;
-        self.at = At::Value { field, first: false };
-        self.take_value(field, part);
-        Some(self.used_up(bytes))
+        self.at = At::Value { field: Field::Data, first: false };
+        self.take_value(Field::Data, span::within(bytes, from..to));
+        self.used_up(bytes)
     }
 
     /// All of `bytes` taken with no event ended: lent data is copied, as

@@ -14,6 +14,7 @@ use crate::span;
 
 mod fields;
 mod lines;
+mod usual;
 
 /// The longest `event` or `id` value held, in bytes. Real ones are short (a
 /// type name, a stream id and a counter); a longer one makes its event
