@@ -65,9 +65,10 @@ const PROBES_PER_NAME: usize = 4;
 
 /// Objects with more members than this are checked in partitions: their
 /// one table (two to four 4-byte slots a name, and a 16-byte entry) would
-/// take 3 MB and more; below this many they cost more than they save
-/// (docs/benchmarks.md, "Why the code is as it is", `PARTITIONED_FROM`).
-const PARTITIONED_FROM: usize = 1 << 17;
+/// take 768 KB and more, past a core's own cache; below this many they
+/// cost more than they save (docs/benchmarks.md, "Why the code is as it
+/// is", `PARTITIONED_FROM`).
+const PARTITIONED_FROM: usize = 1 << 15;
 
 /// About how many names a partition holds: its table and entries, some
 /// 100 KB, stay in the cache.
@@ -405,7 +406,7 @@ mod tests {
     }
 
     #[test]
-    fn objects_over_131_072_members_are_checked_in_partitions() {
+    fn objects_over_32_768_members_are_checked_in_partitions() {
         let mut table = NameTable::default();
         for (members, partitioned) in [(10, false), (PARTITIONED_FROM, false), (PARTITIONED_FROM + 1, true)] {
             table.start(members);
