@@ -47,63 +47,57 @@ pub fn chunks(stream: &[u8]) -> Vec<Bytes> {
     (0..stream.len()).step_by(CHUNK).map(|at| all.slice(at..(at + CHUNK).min(stream.len()))).collect()
 }
 
-/// Valid messages read from a line-framed stream.
-pub fn lines_checked(parser: &mut Parser<Reference>, stream: &[u8]) -> usize {
+/// Each message of a line-framed stream, read as a socket delivers it.
+fn each_line(stream: &[u8], mut each: impl FnMut(&[u8])) {
     let mut reader = LineReader::new(MAX);
-    let mut valid = 0;
     for chunk in stream.chunks(CHUNK) {
         reader.feed(chunk, |frame| {
             if let mcp_envelope::transport::lines::Line::Message { bytes, .. } = frame {
-                valid += usize::from(parser.parse(bytes).is_ok());
+                each(bytes);
             }
         });
     }
     reader.finish(|_| {});
+}
+
+/// Each message of an event stream, read as a socket delivers it.
+fn each_event(stream: &[u8], mut each: impl FnMut(&[u8])) {
+    let mut reader = EventReader::new(MAX);
+    for chunk in stream.chunks(CHUNK) {
+        reader.feed(chunk, |event| {
+            if let Some(data) = event.message() {
+                each(data);
+            }
+        });
+    }
+    reader.finish(|_| {});
+}
+
+/// Valid messages read from a line-framed stream.
+pub fn lines_checked(parser: &mut Parser<Reference>, stream: &[u8]) -> usize {
+    let mut valid = 0;
+    each_line(stream, |bytes| valid += usize::from(parser.parse(bytes).is_ok()));
     valid
 }
 
 /// Valid messages read from an event stream.
 pub fn events_checked(parser: &mut Parser<Reference>, stream: &[u8]) -> usize {
-    let mut reader = EventReader::new(MAX);
     let mut valid = 0;
-    for chunk in stream.chunks(CHUNK) {
-        reader.feed(chunk, |event| {
-            if let Some(data) = event.message() {
-                valid += usize::from(parser.parse(data).is_ok());
-            }
-        });
-    }
-    reader.finish(|_| {});
+    each_event(stream, |data| valid += usize::from(parser.parse(data).is_ok()));
     valid
 }
 
 /// Messages framed as lines, not checked: the framing's own share.
 pub fn lines_framed(stream: &[u8]) -> usize {
-    let mut reader = LineReader::new(MAX);
     let mut framed = 0;
-    for chunk in stream.chunks(CHUNK) {
-        reader.feed(chunk, |frame| {
-            if let mcp_envelope::transport::lines::Line::Message { bytes, .. } = frame {
-                framed += usize::from(!std::hint::black_box(bytes).is_empty());
-            }
-        });
-    }
-    reader.finish(|_| {});
+    each_line(stream, |bytes| framed += usize::from(!std::hint::black_box(bytes).is_empty()));
     framed
 }
 
 /// Message events framed, not checked: the framing's own share.
 pub fn events_framed(stream: &[u8]) -> usize {
-    let mut reader = EventReader::new(MAX);
     let mut framed = 0;
-    for chunk in stream.chunks(CHUNK) {
-        reader.feed(chunk, |event| {
-            if let Some(data) = event.message() {
-                framed += usize::from(!std::hint::black_box(data).is_empty());
-            }
-        });
-    }
-    reader.finish(|_| {});
+    each_event(stream, |data| framed += usize::from(!std::hint::black_box(data).is_empty()));
     framed
 }
 

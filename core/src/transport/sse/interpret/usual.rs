@@ -158,7 +158,7 @@ impl Interpreter {
         if !self.between_events() {
             return 0;
         }
-        let (mut at, mut line, mut offset) = (0, self.line, self.offset);
+        let mut at = 0;
         // The id the last event of the run set, lent until the run ends.
         let mut last_id = None;
         let found = loop {
@@ -168,32 +168,29 @@ impl Interpreter {
             };
             last_id = id.or(last_id);
             emit(Event {
-                line,
-                offset,
+                line: self.line,
+                offset: self.offset + at as u64,
                 // `message` is what an empty type means.
                 event_type: slice(bytes, event).filter(|t| !t.is_empty()).unwrap_or(b"message"),
                 id: slice(bytes, last_id).unwrap_or(&self.id),
                 retry: None,
                 body: Body::Data(span::within(bytes, data.0..data.1)),
             });
-            line += lines;
-            offset += (end - at) as u64;
+            self.line += lines;
             at = end;
         };
-        self.line = line;
-        self.offset = offset;
         if let Some(id) = slice(bytes, last_id) {
             self.take_fields(None, Some(id));
         }
         match found {
+            // `self.offset` is still that of the bytes' start, as `cut_line` wants.
             Found::Cut { event, id, lines, part } => {
-                let rest = span::from(bytes, at);
-                let shift = |part: Option<Part>| part.map(|(from, to)| (from - at, to - at));
-                let fields = (slice(rest, shift(event)), slice(rest, shift(id)));
-                let (taken, _) = self.cut_line(rest, (0, lines), fields, (part.0 - at, part.1 - at));
-                at + taken
+                self.cut_line(bytes, (at, lines), (slice(bytes, event), slice(bytes, id)), part).0
             }
-            _ => at,
+            _ => {
+                self.offset += at as u64;
+                at
+            }
         }
     }
 }
