@@ -10,9 +10,15 @@ use crate::span;
 
 /// The offset of the first byte from `i` that is no digit (or the end):
 /// eight bytes at a time, for long digit strings, where a byte loop spends
-/// four or five instructions a digit.
+/// four or five instructions a digit. The byte at `i` is looked at alone
+/// first: most numbers end there (`1e400`, a one-digit id), and a word's
+/// load, test and bit count would lie on the path to the next value
+/// (docs/benchmarks.md, "Why the code is as it is").
 #[inline]
 fn skip_digits(bytes: &[u8], mut i: usize) -> usize {
+    if !bytes.get(i).is_some_and(u8::is_ascii_digit) {
+        return i;
+    }
     while let Some(word) = bytes.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
         let not_digits = not_digits(u64::from_le_bytes(word));
         if not_digits != 0 {
