@@ -175,8 +175,9 @@ impl<'a, 't> Classifier<'a, 't> {
         if self.node(object).kind != NodeKind::Object {
             return Err(Error::new(Fault::new(Reason::NotAnObject, start), None));
         }
-        let ([jsonrpc, id, method, params, result, error], duplicate) =
-            self.scan_members(object, ENVELOPE_MEMBERS, names::envelope_slot);
+        let mut found = [None; 6];
+        let duplicate = self.scan_members(object, &mut found, ENVELOPE_MEMBERS, names::envelope_slot);
+        let [jsonrpc, id, method, params, result, error] = found;
         let m = Members { jsonrpc, id, method, params, result, error };
 
         // The id, read once: what the kinds below need, and the id to answer
@@ -350,7 +351,9 @@ impl<'a, 't> Classifier<'a, 't> {
         if node.kind != NodeKind::Object {
             return Err(Fault::new(Reason::ErrorNotObject, node.start));
         }
-        let ([code, message, data], duplicate) = self.scan_members(value, ERROR_MEMBERS, names::error_slot);
+        let mut found = [None; 3];
+        let duplicate = self.scan_members(value, &mut found, ERROR_MEMBERS, names::error_slot);
+        let [code, message, data] = found;
         if let Some(name) = duplicate {
             return Err(Fault::new(Reason::DuplicateMember, self.node(name).start));
         }
@@ -376,20 +379,27 @@ impl<'a, 't> Classifier<'a, 't> {
     /// wanted name is seen in its slot; other names are compared pairwise
     /// in small objects, and large objects use a hash table (linear, and
     /// never worse than O(n log n)).
+    ///
+    /// The members go into the caller's `found`, which is read slot by
+    /// slot: returned by value, the table was copied in 16-byte loads from
+    /// the 4-byte stores that had just filled it, and a load the store
+    /// buffer cannot forward waits for them to retire (docs/benchmarks.md,
+    /// "Why the code is as it is").
     #[inline(always)]
     fn scan_members<const K: usize>(
         &mut self,
         object: usize,
+        found: &mut [Option<Member>; K],
         wanted: [&str; K],
         slot_of: impl Fn(&[u8], Node) -> Option<usize>,
-    ) -> ([Option<Member>; K], Option<usize>) {
+    ) -> Option<usize> {
         // The tape bounds the count (two nodes a member at least); only when
         // that bound is large are the members counted.
         let bound = self.node(object).next.saturating_sub(object + 1) / 2;
         if repeats::needs_table(bound) {
-            return self.scan_large_members(object, wanted, slot_of);
+            return self.scan_large_members(object, found, wanted, slot_of);
         }
-        self.scan_small_members(object, wanted, slot_of)
+        self.scan_small_members(object, found, wanted, slot_of)
     }
 
     /// [`Classifier::scan_members`] in an object of at most
@@ -399,11 +409,11 @@ impl<'a, 't> Classifier<'a, 't> {
     fn scan_small_members<const K: usize>(
         &self,
         object: usize,
+        found: &mut [Option<Member>; K],
         wanted: [&str; K],
         slot_of: impl Fn(&[u8], Node) -> Option<usize>,
-    ) -> ([Option<Member>; K], Option<usize>) {
+    ) -> Option<usize> {
         let bytes = self.text.as_bytes();
-        let mut found = [None; K];
         let mut repeated = None;
         // Made at the first other name: most envelopes have none.
         let mut others = None;
@@ -423,7 +433,7 @@ impl<'a, 't> Classifier<'a, 't> {
                 None => {}
             }
         }
-        (found, repeated)
+        repeated
     }
 
     /// The slot in `wanted` of a name no slot was found for by its bytes:
@@ -456,15 +466,15 @@ impl<'a, 't> Classifier<'a, 't> {
     fn scan_large_members<const K: usize>(
         &mut self,
         object: usize,
+        found: &mut [Option<Member>; K],
         wanted: [&str; K],
         slot_of: impl Fn(&[u8], Node) -> Option<usize>,
-    ) -> ([Option<Member>; K], Option<usize>) {
+    ) -> Option<usize> {
         let count = self.members(object).count();
         if !repeats::needs_table(count) {
-            return self.scan_small_members(object, wanted, slot_of);
+            return self.scan_small_members(object, found, wanted, slot_of);
         }
         let bytes = self.text.as_bytes();
-        let mut found = [None; K];
         let mut repeated = None;
         let mut table = core::mem::take(self.names);
         table.start(count);
@@ -488,7 +498,7 @@ impl<'a, 't> Classifier<'a, 't> {
             );
         }
         *self.names = table;
-        (found, repeated)
+        repeated
     }
 }
 
