@@ -283,7 +283,36 @@ impl<'a, 't> Classifier<'a, 't> {
         }
     }
 
+    /// The text of the string node at `value`, decoded; `None` for any
+    /// other node. The usual string, with no escape, comes back from
+    /// [`Classifier::plain_string`] in two registers and is made a `Cow`
+    /// here: a `Cow` returned from a call comes back through memory and was
+    /// read back in wider loads than wrote it, which wait (see
+    /// [`Classifier::scan_members`]).
+    #[inline(always)]
     fn string(&self, value: usize) -> Option<Cow<'a, str>> {
+        match self.plain_string(value) {
+            Some(text) => Some(Cow::Borrowed(text)),
+            None => self.decoded_string(value),
+        }
+    }
+
+    /// The text of the string node at `value` if it holds no escape;
+    /// `None` for an escaped string and any other node.
+    #[inline(never)]
+    fn plain_string(&self, value: usize) -> Option<&'a str> {
+        let node = self.node(value);
+        if node.kind != NodeKind::String {
+            return None;
+        }
+        let inner = span::text(self.text, node.inside_quotes());
+        (!string::has_backslash(inner.as_bytes())).then_some(inner)
+    }
+
+    /// [`Classifier::string`] for what [`Classifier::plain_string`] does
+    /// not take: an escaped string, or no string at all.
+    #[inline(never)]
+    fn decoded_string(&self, value: usize) -> Option<Cow<'a, str>> {
         let node = self.node(value);
         if node.kind != NodeKind::String {
             return None;
