@@ -310,7 +310,8 @@ impl<'a, 't> Classifier<'a, 't> {
     }
 
     /// [`Classifier::string`] for what [`Classifier::plain_string`] does
-    /// not take: an escaped string, or no string at all.
+    /// not take: an escaped string (which it has already searched for its
+    /// backslash), or no string at all.
     #[inline(never)]
     fn decoded_string(&self, value: usize) -> Option<Cow<'a, str>> {
         let node = self.node(value);
@@ -318,7 +319,7 @@ impl<'a, 't> Classifier<'a, 't> {
             return None;
         }
         let inner = span::text(self.text, node.inside_quotes());
-        Some(JsonStr::from_inner(inner, string::has_backslash(inner.as_bytes())).decode())
+        Some(JsonStr::from_inner(inner, true).decode())
     }
 
     /// Whether the value at `value` is the string `2.0`: spelled plainly,
